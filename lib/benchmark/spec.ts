@@ -1,0 +1,93 @@
+/**
+ * `benchmark.yaml`: what a benchmark is. Parsed with zod so every error names its key.
+ * Everything is optional: a folder with only `groundtruth/` gets VAKRA's defaults.
+ */
+import { z } from "zod";
+
+const glob = z.string().min(1, "expected a non-empty glob");
+
+export const capabilitySpecSchema = z
+  .object({
+    id: z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a lower-case identifier such as api_chaining"),
+    label: z.string().min(1),
+    description: z.string().default(""),
+    /** Folder under groundtruth/ and in submission bundles, e.g. capability_1_bi_apis. */
+    directory: z.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a plain folder name"),
+    scorer: z.enum(["waterfall"]).default("waterfall"),
+    /** VAKRA scores only the last ground-truth turn of a dialogue. */
+    scoredTurns: z.enum(["last", "all"]).default("last"),
+    /** Whether items of this capability carry tool-use policies (checked first in the waterfall). */
+    policies: z.boolean().default(false),
+    weights: z
+      .object({
+        /** Weight of items whose scored turn uses both an API tool and a retriever tool. */
+        multiSource: z.number().positive().default(1),
+      })
+      .strict()
+      .default({ multiSource: 1 }),
+  })
+  .strict();
+
+export const policyRuleSchema = z
+  .object({
+    /** The instruction text exactly as it appears in `additional_instructions` (whitespace-normalised). */
+    text: z.string().min(1),
+    allowTools: z.array(glob).optional(),
+    denyTools: z.array(glob).optional(),
+  })
+  .strict()
+  .refine((r) => r.allowTools || r.denyTools, "a policy rule needs allowTools or denyTools");
+
+export const judgeSpecSchema = z
+  .object({
+    kind: z.enum(["rules", "openai"]).default("rules"),
+    model: z.string().optional(),
+    baseUrl: z.string().url().optional(),
+    concurrency: z.number().int().positive().max(256).optional(),
+  })
+  .strict();
+
+export const benchmarkSpecSchema = z
+  .object({
+    slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "expected a URL-safe slug such as vakra"),
+    title: z.string().min(1),
+    version: z.union([z.string().min(1), z.number()]).transform(String),
+    description: z.string().default(""),
+    /** `vakra` reproduces VAKRA's string comparison and vacuous exact match; `strict` does not. */
+    compat: z.enum(["strict", "vakra"]).default("strict"),
+    retrieverTools: z.array(glob).min(1).default(["query_*", "retriever_*"]),
+    /** How many of the last predicted tool responses the exact-match stage searches. */
+    exactMatchWindow: z.number().int().positive().default(20),
+    judge: judgeSpecSchema.default({ kind: "rules" }),
+    capabilities: z.array(capabilitySpecSchema).min(1),
+    policyTable: z.array(policyRuleSchema).default([]),
+    /** Whether detail pages may show ground truth to the public. */
+    showGroundTruth: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((spec, ctx) => {
+    for (const key of ["id", "directory"] as const) {
+      const seen = new Set<string>();
+      spec.capabilities.forEach((c, i) => {
+        if (seen.has(c[key])) ctx.addIssue({ code: "custom", path: ["capabilities", i, key], message: `duplicate capability ${key} "${c[key]}"` });
+        seen.add(c[key]);
+      });
+    }
+  });
+
+export type CapabilitySpec = z.infer<typeof capabilitySpecSchema>;
+export type PolicyRule = z.infer<typeof policyRuleSchema>;
+export type JudgeSpec = z.infer<typeof judgeSpecSchema>;
+export type BenchmarkSpec = z.infer<typeof benchmarkSpecSchema>;
+export type BenchmarkSpecInput = z.input<typeof benchmarkSpecSchema>;
+
+/** `capabilities[1].scoredTurns: Invalid option: expected one of "last"|"all"` */
+export function formatZodIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const key = issue.path.reduce<string>(
+      (acc, seg) => (typeof seg === "number" ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+      "",
+    );
+    return `${key || "(top level)"}: ${issue.message}`;
+  });
+}

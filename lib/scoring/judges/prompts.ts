@@ -1,0 +1,60 @@
+/**
+ * Agentboard's own judge prompts. Each asks for a small JSON object so the answer parses
+ * without guessing; the parser still copes with models that add prose around it.
+ */
+import type { JudgeRequest } from "./judge";
+
+export interface ChatMessage {
+  role: "system" | "user";
+  content: string;
+}
+
+const MAX_EVIDENCE_CHARS = 24_000;
+
+export function buildPrompt(req: JudgeRequest): ChatMessage[] {
+  return req.task === "correctness" ? correctnessPrompt(req) : groundednessPrompt(req);
+}
+
+function correctnessPrompt(req: JudgeRequest): ChatMessage[] {
+  return [
+    {
+      role: "system",
+      content:
+        "You grade the final answers of a tool-using data agent against a reference answer. " +
+        "An answer is correct when it states the same facts as the reference: the same values, the same entities, the same count of items for lists. " +
+        "Numbers match when they agree at the precision the reference gives; an answer may round to two decimals or more. Wording, order and units spelled out do not matter. " +
+        "Extra explanation is fine as long as it does not contradict the reference. An answer that hedges between options, refuses, or says the data is unavailable is incorrect. " +
+        'Reply with JSON only: {"verdict": "correct" | "incorrect", "reason": "<one sentence>"}.',
+    },
+    {
+      role: "user",
+      content: `Question:\n${req.question}\n\nReference answer:\n${req.reference ?? ""}\n\nAgent answer:\n${req.answer}`,
+    },
+  ];
+}
+
+function groundednessPrompt(req: JudgeRequest): ChatMessage[] {
+  return [
+    {
+      role: "system",
+      content:
+        "You check whether an agent's answer is supported by the evidence it had: the user's question and the outputs of the tools it called. " +
+        "The answer is grounded when every number, name and claim it states can be read off or computed directly from that evidence. " +
+        "It is ungrounded when any stated value is absent from the evidence or contradicts it, even if the value happens to be true. " +
+        'Reply with JSON only: {"verdict": "grounded" | "partially_grounded" | "ungrounded", "reason": "<one sentence>"}.',
+    },
+    {
+      role: "user",
+      content: `Question:\n${req.question}\n\nTool outputs (oldest first):\n${clipEvidence(req.evidence ?? [])}\n\nAgent answer:\n${req.answer}`,
+    },
+  ];
+}
+
+/** Keeps the newest evidence when it is too long: the answer is usually built from it. */
+function clipEvidence(items: string[]): string {
+  const lines = items.map((e, i) => `[${i + 1}] ${e}`);
+  let text = lines.join("\n");
+  if (text.length <= MAX_EVIDENCE_CHARS) return text || "(no tool output)";
+  text = text.slice(text.length - MAX_EVIDENCE_CHARS);
+  return `[… earlier output omitted …]\n${text}`;
+}

@@ -1,0 +1,45 @@
+/** The results document of one scoring run (`results.json`). */
+import { aggregate, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
+import type { Benchmark } from "../benchmark/load-benchmark";
+import type { ReplayMode } from "../replay/replay-port";
+import type { Submission } from "../validate/validate-bundle";
+import type { ItemResult } from "./score-submission";
+
+export interface ScoreResults {
+  schema: "agentboard.results/1";
+  benchmark: { slug: string; title: string; version: string; compat: "strict" | "vakra" };
+  bundle: { sha256: string };
+  judge: { id: string };
+  replay: ReplayMode;
+  /** True only when every tool response came from the benchmark's environment. */
+  verified: boolean;
+  createdAt: string;
+  overall: OverallScore;
+  capabilities: Record<string, CapabilityScore & { label: string }>;
+  items: ItemResult[];
+}
+
+export function buildResults(
+  benchmark: Benchmark,
+  submission: Submission,
+  items: ItemResult[],
+  run: { judgeId: string; replay: ReplayMode; verified: boolean; createdAt: Date },
+  opts: AggregateOptions = {},
+): ScoreResults {
+  const ids = benchmark.capabilities.map((c) => c.spec.id);
+  const agg = aggregate(ids, new Set(submission.capabilities.keys()), items, opts);
+  const capabilities: ScoreResults["capabilities"] = {};
+  for (const c of benchmark.capabilities) capabilities[c.spec.id] = { label: c.spec.label, ...agg.capabilities[c.spec.id]! };
+  return {
+    schema: "agentboard.results/1",
+    benchmark: { slug: benchmark.spec.slug, title: benchmark.spec.title, version: benchmark.spec.version, compat: benchmark.spec.compat },
+    bundle: { sha256: submission.sha256 },
+    judge: { id: run.judgeId },
+    replay: run.replay,
+    verified: run.verified,
+    createdAt: run.createdAt.toISOString(),
+    overall: agg.overall,
+    capabilities,
+    items,
+  };
+}

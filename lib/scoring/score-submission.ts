@@ -1,0 +1,141 @@
+/**
+ * Scores every ground-truth item of a benchmark against a validated submission: replay,
+ * waterfall per scored turn, dialogue score = mean of its scored turns. Missing predictions
+ * and agent errors are items with score 0 and a status that says so.
+ */
+import type { Benchmark, CapabilityData } from "../benchmark/load-benchmark";
+import { itemWeight, type SourceKind } from "../benchmark/item-weight";
+import { resolvePolicy } from "../benchmark/policy";
+import type { GroundTruthDialogue, PredictedDialogue, Turn } from "../formats/dialogue";
+import type { ReplayMode, ReplayOutcome, ReplayPort } from "../replay/replay-port";
+import type { Submission } from "../validate/validate-bundle";
+import type { Judge } from "./judges/judge";
+import { mapPool } from "./limit";
+import type { StageName, Verdict } from "./verdict";
+import { runWaterfall, type TurnScore } from "./waterfall";
+
+export type ItemStatus = "scored" | "missing" | "agent_error" | "judge_error" | "replay_error";
+
+export interface ItemResult {
+  capability: string;
+  domain: string;
+  uuid: string;
+  weight: number;
+  sources: SourceKind;
+  /** 0..1 */
+  score: number;
+  status: ItemStatus;
+  /** The stage that decided the score of the last scored turn. */
+  stage: StageName | "none";
+  /** pass / fail / unchecked / skipped: the policy verdict of the last scored turn. */
+  policy: Verdict["outcome"];
+  turns: { turnId: number; score: number; stage: StageName | "none"; status: TurnScore["status"] }[];
+  verdicts: Verdict[];
+  replay: ReplayMode;
+  verified: boolean;
+  /** Why the item has no score of its own: the agent's error, the replay failure. */
+  detail?: string;
+}
+
+export interface ScoreOptions {
+  judge: Judge;
+  replay: ReplayPort;
+  /** Items scored at once; the judge bounds its own calls separately. */
+  concurrency?: number;
+  now?: () => number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+interface Task {
+  cap: CapabilityData;
+  gt: GroundTruthDialogue;
+  prediction: PredictedDialogue | undefined;
+}
+
+export async function scoreSubmission(benchmark: Benchmark, submission: Submission, opts: ScoreOptions): Promise<ItemResult[]> {
+  const tasks: Task[] = [];
+  for (const cap of benchmark.capabilities) {
+    const predicted = submission.capabilities.get(cap.spec.id);
+    for (const gts of cap.domains.values()) for (const gt of gts) tasks.push({ cap, gt, prediction: predicted?.get(gt.uuid) });
+  }
+  let done = 0;
+  opts.onProgress?.(0, tasks.length);
+  return mapPool(tasks, opts.concurrency ?? 64, async (task) => {
+    const result = await scoreItem(benchmark, task, opts);
+    opts.onProgress?.(++done, tasks.length);
+    return result;
+  });
+}
+
+async function scoreItem(benchmark: Benchmark, { cap, gt, prediction }: Task, opts: ScoreOptions): Promise<ItemResult> {
+  const { weight, sources } = itemWeight(cap.spec, gt, benchmark.spec.retrieverTools);
+  const base = {
+    capability: cap.spec.id,
+    domain: gt.domain,
+    uuid: gt.uuid,
+    weight,
+    sources,
+    replay: opts.replay.mode,
+    verified: opts.replay.verified,
+  };
+  const unscored = (status: ItemStatus, detail: string): ItemResult => ({ ...base, score: 0, status, stage: "none", policy: "skipped", turns: [], verdicts: [], detail });
+
+  if (!prediction) return unscored("missing", "no prediction for this item");
+  if (prediction.status === "error") return unscored("agent_error", prediction.error || "the agent reported an error");
+
+  let replayed: ReplayOutcome;
+  try {
+    replayed = await opts.replay.replay({ capability: cap.spec, groundTruth: gt, prediction });
+  } catch (err) {
+    return unscored("replay_error", `replay failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  const policy = cap.spec.policies ? resolvePolicy(gt, benchmark.policyTable) : undefined;
+  const scoredTurns = cap.spec.scoredTurns === "all" ? gt.turns : gt.turns.slice(-1);
+  const now = opts.now ?? (() => performance.now());
+  const turns: TurnScore[] = [];
+  for (const gtTurn of scoredTurns) {
+    const predTurn = pairTurn(prediction, gtTurn, cap.spec.scoredTurns);
+    if (!predTurn) {
+      turns.push({ turnId: gtTurn.turnId, score: 0, stage: "none", status: "missing_turn", verdicts: [] });
+      continue;
+    }
+    turns.push(
+      await runWaterfall(
+        {
+          turnId: gtTurn.turnId,
+          question: gtTurn.query,
+          reference: gtTurn.answer,
+          prediction: predTurn,
+          predictedResponses: replayed.prediction.find((t) => t.turnId === predTurn.turnId)?.responses ?? [],
+          groundTruthResponses: replayed.groundTruth.find((t) => t.turnId === gtTurn.turnId)?.responses ?? [],
+          policy,
+          compat: benchmark.spec.compat,
+          window: benchmark.spec.exactMatchWindow,
+          hasResponses: opts.replay.providesResponses,
+        },
+        { judge: opts.judge, now },
+      ),
+    );
+  }
+  const last = turns[turns.length - 1]!;
+  const score = turns.reduce((s, t) => s + t.score, 0) / turns.length;
+  const judgeError = turns.some((t) => t.status === "judge_error");
+  return {
+    ...base,
+    score,
+    status: judgeError ? "judge_error" : "scored",
+    stage: last.stage,
+    policy: last.verdicts.find((v) => v.stage === "policy")?.outcome ?? "skipped",
+    turns: turns.map(({ turnId, score, stage, status }) => ({ turnId, score, stage, status })),
+    verdicts: turns.flatMap((t) => t.verdicts),
+    ...(last.status === "missing_turn" ? { detail: `no predicted turn with turn_id ${last.turnId}` } : {}),
+  };
+}
+
+/** The predicted turn for a ground-truth turn; a lone predicted turn stands for the last one. */
+function pairTurn(prediction: PredictedDialogue, gtTurn: Turn, mode: "last" | "all"): Turn | undefined {
+  const exact = prediction.turns.find((t) => t.turnId === gtTurn.turnId);
+  if (exact) return exact;
+  return mode === "last" && prediction.turns.length === 1 ? prediction.turns[0] : undefined;
+}

@@ -1,0 +1,127 @@
+/** The validation report: JSON for machines (and the submission issue), markdown for people. */
+import type { Diagnostic } from "../formats/diagnostic";
+
+export interface DomainCoverage {
+  expected: number;
+  predicted: number;
+  missing: number;
+  missingUuids: string[];
+}
+
+export interface CapabilityCoverage {
+  directory: string;
+  label: string;
+  submitted: boolean;
+  expected: number;
+  predicted: number;
+  missing: number;
+  domains: Record<string, DomainCoverage>;
+}
+
+export interface ValidationReport {
+  schema: "agentboard.validation/1";
+  valid: boolean;
+  bundle: { location: string; kind: "zip" | "folder" | "unknown"; sha256: string | null; files: number };
+  benchmark: { slug: string; version: string };
+  summary: { errors: number; warnings: number; records: number; dialogues: number; submittedCapabilities: string[] };
+  /** Errors first in file order; at most `errorLimit` are listed. */
+  errors: Diagnostic[];
+  errorsOmitted: number;
+  /** The first few warnings of each code, and the count of each code. */
+  warnings: Diagnostic[];
+  warningCounts: Record<string, number>;
+  coverage: Record<string, CapabilityCoverage>;
+  metadata: Record<string, unknown> | null;
+}
+
+const WARNINGS_PER_CODE = 5;
+
+export function summariseDiagnostics(all: readonly Diagnostic[], errorLimit: number) {
+  const errors = all.filter((d) => d.severity === "error");
+  const warnings: Diagnostic[] = [];
+  const warningCounts: Record<string, number> = {};
+  for (const d of all) {
+    if (d.severity !== "warning") continue;
+    const n = (warningCounts[d.code] = (warningCounts[d.code] ?? 0) + 1);
+    if (n <= WARNINGS_PER_CODE) warnings.push(d);
+  }
+  return {
+    errors: errors.slice(0, errorLimit),
+    errorsOmitted: Math.max(0, errors.length - errorLimit),
+    errorCount: errors.length,
+    warnings,
+    warningCounts,
+    warningCount: all.length - errors.length,
+  };
+}
+
+export interface MarkdownOptions {
+  /** How many errors to print before "… and N more". */
+  maxErrors?: number;
+  maxWarnings?: number;
+}
+
+/** Markdown for a terminal or a GitHub comment: verdict, errors first, then warnings, then coverage. */
+export function renderReportMarkdown(r: ValidationReport, opts: MarkdownOptions = {}): string {
+  const maxErrors = opts.maxErrors ?? 50;
+  const maxWarnings = opts.maxWarnings ?? 20;
+  const out: string[] = [];
+  out.push(`## Validation: ${r.valid ? "✅ valid" : "❌ invalid"}`);
+  out.push("");
+  out.push(
+    `Benchmark **${md(r.benchmark.slug)}** v${md(r.benchmark.version)} · bundle \`${r.bundle.sha256 ? r.bundle.sha256.slice(0, 12) : "n/a"}\` (${r.bundle.kind}, ${r.bundle.files} files) · ` +
+      `${r.summary.dialogues} dialogues read · ${r.summary.errors} error(s), ${r.summary.warnings} warning(s)`,
+  );
+  const totalErrors = r.summary.errors;
+  if (totalErrors > 0) {
+    out.push("", `### Errors (${totalErrors})`, "");
+    for (const d of r.errors.slice(0, maxErrors)) out.push(mdDiagnostic(d));
+    const rest = totalErrors - Math.min(maxErrors, r.errors.length);
+    if (rest > 0) out.push(`- … and ${rest} more error(s)`);
+  }
+  if (r.summary.warnings > 0) {
+    out.push("", `### Warnings (${r.summary.warnings})`, "");
+    const codes = Object.entries(r.warningCounts).sort((a, b) => b[1] - a[1]);
+    out.push(codes.map(([c, n]) => `\`${c}\` ×${n}`).join(" · "), "");
+    for (const d of r.warnings.slice(0, maxWarnings)) out.push(mdDiagnostic(d));
+    const shown = Math.min(maxWarnings, r.warnings.length);
+    if (r.summary.warnings > shown) out.push(`- … and ${r.summary.warnings - shown} more warning(s)`);
+  }
+  const caps = Object.entries(r.coverage);
+  if (caps.length) {
+    out.push("", "### Coverage", "", "| Capability | Submitted | Predicted | Expected | Missing |", "|---|---|---:|---:|---:|");
+    for (const [id, c] of caps) out.push(`| ${md(c.label)} (\`${id}\`) | ${c.submitted ? "yes" : "no"} | ${c.predicted} | ${c.expected} | ${c.missing} |`);
+    const gaps: string[] = [];
+    for (const [id, c] of caps) {
+      if (!c.submitted) continue;
+      for (const [domain, d] of Object.entries(c.domains)) {
+        if (d.missing > 0) gaps.push(`${id}/${domain}: ${d.missing} missing (${d.missingUuids.slice(0, 3).join(", ")}${d.missing > 3 ? ", …" : ""})`);
+      }
+    }
+    if (gaps.length) {
+      out.push("", "Missing predictions count as 0 (not an error):", "");
+      for (const g of gaps.slice(0, 20)) out.push(`- ${md(g)}`);
+      if (gaps.length > 20) out.push(`- … and ${gaps.length - 20} more domain(s) with gaps`);
+    }
+  }
+  return out.join("\n") + "\n";
+}
+
+/** `- `code` `file` record 3 (uuid `abc`) at `$[3].uuid`: message` */
+export function mdDiagnostic(d: Diagnostic): string {
+  const where = [code(d.file)];
+  if (d.record !== undefined) where.push(`record ${d.record}`);
+  if (d.uuid) where.push(`(uuid ${code(d.uuid)})`);
+  if (d.path) where.push(`at ${code(d.path)}`);
+  return `- \`${d.code}\` ${where.join(" ")}: ${md(d.message)}`;
+}
+
+/** A code span that user text cannot break out of. */
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'").replace(/\r?\n/g, " ")}\``;
+}
+
+/** Neutralises markdown and HTML in user-controlled text. */
+export function md(text: string): string {
+  return text.replace(/[\\`*{}[\]<>|]/g, (c) => `\\${c}`).replace(/\r?\n/g, " ");
+}

@@ -1,0 +1,194 @@
+/**
+ * Validates a submission bundle against a benchmark's ground truth and returns the report
+ * plus the normalised predictions, so scoring never parses a file twice.
+ */
+import { parse as parseYaml } from "yaml";
+import type { Benchmark } from "../benchmark/load-benchmark";
+import { DiagnosticSink, type Diagnostic } from "../formats/diagnostic";
+import type { PredictedDialogue } from "../formats/dialogue";
+import { readPredictionFile } from "../formats/read-dialogues";
+import { readJson } from "../formats/read-json";
+import { openBundle, type BundleSource, type ZipLimits } from "./bundle-source";
+import { mapLayout } from "./bundle-layout";
+import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
+
+export interface Submission {
+  sha256: string;
+  /** Predictions per submitted capability id, keyed by uuid. */
+  capabilities: Map<string, Map<string, PredictedDialogue>>;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface ValidationOutcome {
+  report: ValidationReport;
+  /** Present whenever the bundle could be opened; only score it when `report.valid`. */
+  submission?: Submission;
+}
+
+export interface ValidateOptions {
+  zipLimits?: Partial<ZipLimits>;
+  /** Errors listed in the JSON report (the count is always exact). */
+  errorLimit?: number;
+}
+
+export async function validateBundle(location: string, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
+  const opened = await openBundle(location, opts.zipLimits);
+  if (!opened.ok) {
+    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, opened.problems, {}, 0, 0, null, opts) };
+  }
+  try {
+    return await validateSource(opened.source, benchmark, opts);
+  } finally {
+    await opened.source.close();
+  }
+}
+
+export async function validateSource(source: BundleSource, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
+  const layout = mapLayout(
+    source.files.map((f) => f.path),
+    benchmark.capabilities.map((c) => c.spec),
+  );
+  const diagnostics: Diagnostic[] = [...layout.diagnostics];
+  const byPath = new Map(source.files.map((f) => [f.path, f]));
+  const capabilities = new Map<string, Map<string, PredictedDialogue>>();
+  const firstSeen = new Map<string, Map<string, string>>(); // capability → uuid → "file record i"
+  let records = 0;
+
+  for (const ref of layout.domainFiles) {
+    const cap = benchmark.capabilities.find((c) => c.spec.id === ref.capability.id)!;
+    const sink = new DiagnosticSink(ref.path);
+    const bucket = capabilities.get(cap.spec.id) ?? new Map<string, PredictedDialogue>();
+    capabilities.set(cap.spec.id, bucket);
+    const seen = firstSeen.get(cap.spec.id) ?? new Map<string, string>();
+    firstSeen.set(cap.spec.id, seen);
+
+    const json = readJson(await byPath.get(ref.path)!.read());
+    if (!json.ok) {
+      sink.error(json.code, json.message);
+      diagnostics.push(...sink.items);
+      continue;
+    }
+    if (json.hadBom) sink.warn("utf8_bom", "file starts with a UTF-8 byte order mark; ignored");
+    const gtDomain = cap.domains.get(ref.domain);
+    if (!gtDomain) {
+      sink.error("unknown_domain", `domain "${ref.domain}" has no ground truth in ${cap.spec.directory}; expected one of ${[...cap.domains.keys()].slice(0, 10).join(", ")}${cap.domains.size > 10 ? ", …" : ""}`);
+      diagnostics.push(...sink.items);
+      continue;
+    }
+    if (Array.isArray(json.value)) records += json.value.length;
+    for (const { record, dialogue: d } of readPredictionFile(json.value, sink, { fileDomain: ref.domain })) {
+      const where = { record, uuid: d.uuid };
+      const prior = seen.get(d.uuid);
+      if (prior) {
+        sink.error("duplicate_uuid", `uuid already predicted at ${prior}; expected each uuid once per capability`, { ...where, path: `$[${record}].uuid` });
+        continue;
+      }
+      seen.set(d.uuid, `${ref.path} record ${record}`);
+      const gt = cap.byUuid.get(d.uuid);
+      if (!gt) {
+        sink.error("unknown_uuid", `uuid is not in the ground truth of ${cap.spec.directory}`, { ...where, path: `$[${record}].uuid` });
+        continue;
+      }
+      if (gt.domain !== ref.domain) {
+        sink.error("wrong_domain_file", `uuid belongs to domain "${gt.domain}"; expected it in ${gt.domain}.json`, { ...where, path: `$[${record}].uuid` });
+        continue;
+      }
+      checkTurns(d, gt.turns[gt.turns.length - 1]!.turnId, sink, record);
+      bucket.set(d.uuid, d);
+    }
+    diagnostics.push(...sink.items);
+  }
+
+  let metadata: Record<string, unknown> | null = null;
+  if (layout.metadataPath) {
+    metadata = await readMetadata(await byPath.get(layout.metadataPath)!.read(), layout.metadataPath, diagnostics);
+  }
+  if (layout.domainFiles.length === 0) {
+    diagnostics.push({
+      severity: "error",
+      code: "empty_bundle",
+      file: source.location,
+      message: `no prediction files found; expected <capability_dir>/<domain>.json with capability_dir one of ${benchmark.capabilities.map((c) => c.spec.directory).join(", ")}`,
+    });
+  }
+  const submission: Submission = { sha256: source.sha256, capabilities, metadata };
+  const report = buildReport(
+    benchmark,
+    { location: source.location, kind: source.kind, sha256: source.sha256, files: source.files.length },
+    diagnostics,
+    capabilities,
+    records,
+    [...capabilities.values()].reduce((n, m) => n + m.size, 0),
+    metadata,
+    opts,
+  );
+  return { report, submission };
+}
+
+/** Only the last ground-truth turn is scored: say so when the prediction cannot be paired with it. */
+function checkTurns(d: PredictedDialogue, lastTurnId: number, sink: DiagnosticSink, record: number): void {
+  const where = { record, uuid: d.uuid, path: `$[${record}].output` };
+  if (d.status === "error" || d.turns.length === 0) return;
+  if (!d.turns.some((t) => t.turnId === lastTurnId)) {
+    if (d.turns.length === 1) {
+      sink.warn("turn_id_mismatch", `predicted turn_id ${d.turns[0]!.turnId} differs from the last ground-truth turn ${lastTurnId}; the single predicted turn is scored as turn ${lastTurnId}`, where);
+    } else {
+      sink.warn("last_turn_missing", `no predicted turn has turn_id ${lastTurnId} (the scored ground-truth turn); the dialogue scores 0`, where);
+    }
+  }
+  const first = d.turns[0]?.calls[0];
+  if (first?.name === "get_data" && first.arguments.tool_universe_id === d.uuid) {
+    sink.warn("prelude_in_prediction", "prediction starts with get_data(tool_universe_id=<uuid>), which the environment calls before the agent starts", { ...where, path: `$[${record}].output[0].sequence.tool_call[0]` });
+  }
+}
+
+async function readMetadata(bytes: Buffer, file: string, diagnostics: Diagnostic[]): Promise<Record<string, unknown> | null> {
+  try {
+    const value: unknown = file.endsWith(".json") ? JSON.parse(bytes.toString("utf8")) : parseYaml(bytes.toString("utf8"));
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+    diagnostics.push({ severity: "warning", code: "bad_metadata", file, message: "expected an object of submission metadata; ignored" });
+  } catch (err) {
+    diagnostics.push({ severity: "warning", code: "bad_metadata", file, message: `unreadable metadata (${err instanceof Error ? err.message : String(err)}); ignored` });
+  }
+  return null;
+}
+
+function buildReport(
+  benchmark: Benchmark,
+  bundle: ValidationReport["bundle"],
+  diagnostics: Diagnostic[],
+  capabilities: Map<string, Map<string, PredictedDialogue>> | Record<string, never>,
+  records: number,
+  dialogues: number,
+  metadata: Record<string, unknown> | null,
+  opts: ValidateOptions,
+): ValidationReport {
+  const caps = capabilities instanceof Map ? capabilities : new Map<string, Map<string, PredictedDialogue>>();
+  const s = summariseDiagnostics(diagnostics, opts.errorLimit ?? 1000);
+  const coverage: Record<string, CapabilityCoverage> = {};
+  for (const cap of benchmark.capabilities) {
+    const predicted = caps.get(cap.spec.id);
+    const c: CapabilityCoverage = { directory: cap.spec.directory, label: cap.spec.label, submitted: predicted !== undefined, expected: 0, predicted: 0, missing: 0, domains: {} };
+    for (const [domain, gts] of cap.domains) {
+      const missingUuids = gts.filter((g) => !predicted?.has(g.uuid)).map((g) => g.uuid);
+      c.domains[domain] = { expected: gts.length, predicted: gts.length - missingUuids.length, missing: missingUuids.length, missingUuids };
+      c.expected += gts.length;
+      c.missing += missingUuids.length;
+    }
+    c.predicted = c.expected - c.missing;
+    coverage[cap.spec.id] = c;
+  }
+  return {
+    schema: "agentboard.validation/1",
+    valid: s.errorCount === 0,
+    bundle,
+    benchmark: { slug: benchmark.spec.slug, version: benchmark.spec.version },
+    summary: { errors: s.errorCount, warnings: s.warningCount, records, dialogues, submittedCapabilities: [...caps.keys()] },
+    errors: s.errors,
+    errorsOmitted: s.errorsOmitted,
+    warnings: s.warnings,
+    warningCounts: s.warningCounts,
+    coverage,
+    metadata,
+  };
+}

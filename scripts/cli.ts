@@ -1,0 +1,57 @@
+/**
+ * Agentboard's command line: `npm run cli -- <command>`.
+ * Exit codes: 0 success, 1 invalid bundle, 2 usage error, 3 scored but incomplete.
+ */
+import { Command, CommanderError } from "commander";
+import { CliError } from "./commands/cli-errors";
+import { scoreCommand, type ScoreFlags } from "./commands/score";
+import { validateCommand, type ValidateFlags } from "./commands/validate";
+
+const program = new Command()
+  .name("agentboard")
+  .description("Validate, replay and score agent-benchmark submissions.")
+  .exitOverride()
+  .showHelpAfterError("(run with --help for usage)");
+
+program
+  .command("validate")
+  .description("check a submission bundle (folder or .zip) against a benchmark's ground truth")
+  .argument("<bundle>", "bundle folder or .zip")
+  .requiredOption("--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/)")
+  .option("--json", "print the JSON report instead of markdown")
+  .option("--out <file>", "also write the JSON report to this file")
+  .action(async (bundle: string, flags: ValidateFlags) => {
+    process.exitCode = await validateCommand(bundle, flags);
+  });
+
+program
+  .command("score")
+  .description("validate, replay and waterfall-score a bundle; print the capability table")
+  .argument("<bundle>", "bundle folder or .zip")
+  .requiredOption("--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/)")
+  .option("--judge <kind>", "rules (offline, default) or openai")
+  .option("--judge-model <name>", "model for the openai judge (env AGENTBOARD_JUDGE_MODEL)")
+  .option("--judge-base-url <url>", "OpenAI-compatible base URL (env AGENTBOARD_JUDGE_BASE_URL)")
+  .option("--judge-concurrency <n>", "concurrent judge calls (default 16)")
+  .option("--replay <mode>", "recorded (the bundle's own tool responses, unverified) or none", "recorded")
+  .option("--out <file>", "write results.json here")
+  .option("--vakra-out <dir>", "also write one VAKRA-shaped results file per capability")
+  .option("--quiet", "no progress on stderr")
+  .action(async (bundle: string, flags: ScoreFlags) => {
+    process.exitCode = await scoreCommand(bundle, flags);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Commander has already printed its message; help and version are not errors.
+    process.exitCode = err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help" ? 0 : 2;
+  } else if (err instanceof CliError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = err.exitCode;
+  } else {
+    process.stderr.write(`internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 70;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * `score <bundle> --benchmark <dir>`: validate, replay, waterfall-score, aggregate.
+ * Progress on stderr, the capability table on stdout. Exit 0 scored, 1 invalid bundle,
+ * 2 usage error, 3 scored but incomplete (judge or replay errors).
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Benchmark } from "../../lib/benchmark/load-benchmark";
+import { createNoReplay, createRecordedReplay } from "../../lib/replay/recorded-replay";
+import type { ReplayPort } from "../../lib/replay/replay-port";
+import type { Judge } from "../../lib/scoring/judges/judge";
+import { createMemoryVerdictCache } from "../../lib/scoring/judges/verdict-cache";
+import { scoreSubmission } from "../../lib/scoring/score-submission";
+import { buildResults, type ScoreResults } from "../../lib/scoring/score-results";
+import { buildVakraOutputs } from "../../lib/scoring/vakra-output";
+import { renderReportMarkdown, type ValidationReport } from "../../lib/validate/report";
+import { validateBundle, type Submission } from "../../lib/validate/validate-bundle";
+import { renderCapabilityTable } from "./capability-table";
+import { CliError, usageError } from "./cli-errors";
+import { judgeFromOptions, type JudgeFlags } from "./judge-options";
+import { loadBenchmarkOrFail } from "./load";
+import { createProgress } from "./progress";
+
+export interface ScoreFlags extends JudgeFlags {
+  benchmark: string;
+  replay?: string;
+  out?: string;
+  vakraOut?: string;
+  quiet?: boolean;
+}
+
+export function replayFromOption(mode: string | undefined): ReplayPort {
+  if (mode === undefined || mode === "recorded") return createRecordedReplay();
+  if (mode === "none") return createNoReplay();
+  throw usageError(`--replay must be "recorded" or "none", got "${mode}"`);
+}
+
+export interface ScoreRun {
+  report: ValidationReport;
+  submission?: Submission;
+  results?: ScoreResults;
+}
+
+/** Validate then score one bundle; shared by the CLI, the main job and the benchmark script. */
+export async function scoreBundle(
+  benchmark: Benchmark,
+  bundle: string,
+  deps: { judge: Judge; replay: ReplayPort; onProgress?: (done: number, total: number) => void; now?: () => Date },
+): Promise<ScoreRun> {
+  const { report, submission } = await validateBundle(bundle, benchmark);
+  if (!report.valid || !submission) return { report };
+  const items = await scoreSubmission(benchmark, submission, { judge: deps.judge, replay: deps.replay, ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) });
+  const results = buildResults(benchmark, submission, items, {
+    judgeId: deps.judge.id,
+    replay: deps.replay.mode,
+    verified: deps.replay.verified,
+    createdAt: deps.now?.() ?? new Date(),
+  });
+  return { report, submission, results };
+}
+
+export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<number> {
+  const benchmark = await loadBenchmarkOrFail(flags.benchmark);
+  const replay = replayFromOption(flags.replay);
+  const judge = judgeFromOptions(flags, benchmark.spec.judge, process.env, createMemoryVerdictCache());
+  try {
+    const run = await scoreBundle(benchmark, bundle, { judge, replay, ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
+    if (!run.results) {
+      process.stderr.write(renderReportMarkdown(run.report));
+      throw new CliError(`bundle is invalid (${run.report.summary.errors} error(s)); nothing was scored`, 1);
+    }
+    const { results } = run;
+    if (flags.out) {
+      await mkdir(path.dirname(path.resolve(flags.out)), { recursive: true });
+      await writeFile(flags.out, JSON.stringify(results, null, 2) + "\n");
+    }
+    if (flags.vakraOut) {
+      await mkdir(flags.vakraOut, { recursive: true });
+      const outputs = buildVakraOutputs(benchmark, run.submission!, results.items, { groundTruth: flags.benchmark, predictions: bundle });
+      for (const o of outputs) await writeFile(path.join(flags.vakraOut, o.file), JSON.stringify(o.document, null, 2) + "\n");
+    }
+    process.stdout.write(renderCapabilityTable(results));
+    const errors = Object.values(results.capabilities).reduce((n, c) => n + (c.statusCounts.judge_error ?? 0) + (c.statusCounts.replay_error ?? 0), 0);
+    if (errors > 0) {
+      process.stderr.write(`warning: ${errors} item(s) could not be judged or replayed; the run is incomplete and cannot be published until rescored\n`);
+      return 3;
+    }
+    if (run.report.summary.warnings > 0) process.stderr.write(`note: the bundle had ${run.report.summary.warnings} validation warning(s); run "validate" to see them\n`);
+    return 0;
+  } finally {
+    await replay.close();
+  }
+}

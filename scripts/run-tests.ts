@@ -1,0 +1,38 @@
+/**
+ * The whole test suite: typecheck, then vitest. Prints one plain closing line
+ * `N passed, N failed` (the typecheck counts as one test) and exits non-zero on any failure.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const args = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+
+process.stdout.write("== typecheck (tsc --noEmit)\n");
+const tsc = spawnSync("npx", ["tsc", "--noEmit", "-p", "tsconfig.json"], { stdio: "inherit", env });
+if (tsc.status === 0) passed++;
+else failed++;
+
+const dir = mkdtempSync(path.join(tmpdir(), "agentboard-tests-"));
+const report = path.join(dir, "vitest.json");
+process.stdout.write("== vitest\n");
+const vitest = spawnSync("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...args], { stdio: "inherit", env });
+try {
+  const json = JSON.parse(readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTestSuites: number; testResults: { status: string }[] };
+  passed += json.numPassedTests;
+  failed += json.numFailedTests;
+  // A file that fails to load has no tests to count: count it as a failure.
+  failed += json.testResults.filter((f) => f.status === "failed").length > 0 && json.numFailedTests === 0 ? 1 : 0;
+} catch {
+  failed++;
+  process.stdout.write("vitest wrote no report (crashed before running tests)\n");
+}
+if (vitest.status !== 0 && failed === 0) failed++;
+rmSync(dir, { recursive: true, force: true });
+
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
