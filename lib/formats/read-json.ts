@@ -2,11 +2,14 @@
  * Strict decoding of JSON files: UTF-8 checked byte by byte, syntax errors reported with
  * line and column, so a submitter can find the exact spot.
  */
+import { locateJsonError } from "./locate-json-error";
+
 export type JsonReadResult =
   | { ok: true; value: unknown; hadBom: boolean }
   | { ok: false; code: "not_utf8" | "json_syntax"; message: string };
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM keeps a leading BOM in the text, so it can be reported rather than silently dropped.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 export function readJson(bytes: Uint8Array): JsonReadResult {
   let text: string;
@@ -30,15 +33,11 @@ export function readJson(bytes: Uint8Array): JsonReadResult {
 }
 
 function describeSyntaxError(text: string, err: unknown): string {
-  const raw = err instanceof Error ? err.message : String(err);
-  const m = /position (\d+)/.exec(raw);
-  // V8 omits the position for truncated input: the error is at the end.
-  const pos = m ? Number(m[1]) : /end of JSON input/i.test(raw) ? text.length : undefined;
-  const reason = raw.replace(/^JSON\.parse: /, "").replace(/ in JSON at position \d+.*$/s, "").replace(/\s*\(line \d+ column \d+\)$/, "");
-  if (pos === undefined) return `invalid JSON: ${reason}`;
-  const { line, column } = lineColumn(text, pos);
-  const what = pos >= text.length ? "unexpected end of file (truncated JSON?)" : reason;
-  return `invalid JSON at line ${line}, column ${column} (offset ${pos}): ${what}`;
+  const problem = locateJsonError(text);
+  if (!problem) return `invalid JSON: ${err instanceof Error ? err.message : String(err)}`;
+  const { line, column } = lineColumn(text, problem.offset);
+  const found = problem.offset >= text.length ? "the end of the file (truncated JSON?)" : JSON.stringify(text.slice(problem.offset, problem.offset + 12));
+  return `invalid JSON at line ${line}, column ${column} (offset ${problem.offset}): expected ${problem.expected}, found ${found}`;
 }
 
 export function lineColumn(text: string, pos: number): { line: number; column: number } {
