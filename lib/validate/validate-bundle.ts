@@ -8,7 +8,7 @@ import { DiagnosticSink, type Diagnostic } from "../formats/diagnostic";
 import type { PredictedDialogue } from "../formats/dialogue";
 import { readPredictionFile } from "../formats/read-dialogues";
 import { readJson } from "../formats/read-json";
-import { openBundle, type BundleSource, type ZipLimits } from "./bundle-source";
+import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
 import { mapLayout } from "./bundle-layout";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
@@ -62,7 +62,12 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
     const seen = firstSeen.get(cap.spec.id) ?? new Map<string, string>();
     firstSeen.set(cap.spec.id, seen);
 
-    const json = readJson(await byPath.get(ref.path)!.read());
+    const bytes = await readEntry(byPath.get(ref.path)!, sink);
+    if (!bytes) {
+      diagnostics.push(...sink.items);
+      continue;
+    }
+    const json = readJson(bytes);
     if (!json.ok) {
       sink.error(json.code, json.message);
       diagnostics.push(...sink.items);
@@ -101,7 +106,10 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
 
   let metadata: Record<string, unknown> | null = null;
   if (layout.metadataPath) {
-    metadata = await readMetadata(await byPath.get(layout.metadataPath)!.read(), layout.metadataPath, diagnostics);
+    const sink = new DiagnosticSink(layout.metadataPath);
+    const bytes = await readEntry(byPath.get(layout.metadataPath)!, sink);
+    diagnostics.push(...sink.items);
+    if (bytes) metadata = await readMetadata(bytes, layout.metadataPath, diagnostics);
   }
   if (layout.domainFiles.length === 0) {
     diagnostics.push({
@@ -139,6 +147,16 @@ function checkTurns(d: PredictedDialogue, lastTurnId: number, sink: DiagnosticSi
   const first = d.turns[0]?.calls[0];
   if (first?.name === "get_data" && first.arguments.tool_universe_id === d.uuid) {
     sink.warn("prelude_in_prediction", "prediction starts with get_data(tool_universe_id=<uuid>), which the environment calls before the agent starts", { ...where, path: `$[${record}].output[0].sequence.tool_call[0]` });
+  }
+}
+
+/** Reads a file's bytes; a corrupt ZIP entry (e.g. sizes that lie) becomes an error, not a crash. */
+async function readEntry(file: BundleFile, sink: DiagnosticSink): Promise<Buffer | undefined> {
+  try {
+    return await file.read();
+  } catch (err) {
+    sink.error("unreadable_file", `cannot read this file from the bundle: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
   }
 }
 
