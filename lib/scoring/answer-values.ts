@@ -122,7 +122,7 @@ export function isRefusal(text: string): boolean {
 }
 
 const LEAD_WORDS = new Set(
-  "the a an it its this that these those there here about approximately around roughly yes no in on at for of and or but so answer result total based according".split(" "),
+  "the a an it its this that these those there here about approximately around roughly yes no in on at for of and or but so answer result total based according i we my our you he she they note however therefore thus also".split(" "),
 );
 
 /**
@@ -131,7 +131,9 @@ const LEAD_WORDS = new Set(
  */
 export function namedValues(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(/["“'‘]([^"”'’]{2,80})["”'’]/g)) out.add(m[1]!.trim());
+  for (const m of text.matchAll(/["“]([^"”\n]{2,80})["”]/g)) out.add(m[1]!.trim());
+  // Single quotes count only around a phrase, not as apostrophes inside words ("isn't").
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])['‘]([^'’\n]{2,80})['’](?![\p{L}\p{N}])/gu)) out.add(m[1]!.trim());
   const CAP = String.raw`\p{Lu}[\p{L}\p{N}'&-]*`;
   const run = new RegExp(String.raw`${CAP}(?:\s+(?:(?:of|de|des|du|la|le|von|van|and|&)\s+)?${CAP})*`, "gu");
   for (const m of text.matchAll(run)) {

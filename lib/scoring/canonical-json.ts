@@ -46,11 +46,15 @@ function pythonRepr(value: unknown): string {
   return `{${entries.map(([k, v]) => `${pythonStringRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
 }
 
+/** Python's float repr: shortest round-trip digits, exponent form below 1e-4 or from 1e16. */
 function pythonFloat(n: number): string {
   if (Number.isNaN(n)) return "nan";
   if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
-  const s = String(n);
-  if (/e/.test(s)) return s.replace(/e([+-])(\d)$/, "e$10$2");
+  if (n === 0) return Object.is(n, -0) ? "-0.0" : "0.0";
+  const [mantissa, expText] = n.toExponential().split("e") as [string, string];
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 16) return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  const s = n.toFixed(Math.max(0, (mantissa.split(".")[1]?.length ?? 0) - exp));
   return s.includes(".") ? s : `${s}.0`;
 }
 

@@ -61,7 +61,8 @@ export function parseVerdict(task: JudgeTask, reply: string): ParsedVerdict {
       if (pass !== undefined) return { pass, label: String(obj[key]), reason: String(obj.reason ?? obj.explanation ?? obj.rationale ?? "") };
     }
   }
-  const line = /^\s*(?:\*\*)?(?:final\s+)?(?:verdict|label|answer|decision|conclusion)(?:\*\*)?\s*[:=-]\s*(?:\*\*)?["'`]?([A-Za-z_ -]+?|[01])["'`]?(?:\*\*)?\s*\.?\s*$/gim;
+  // `Verdict: no`, `**Verdict:** **Incorrect**`, `Final answer = grounded.`
+  const line = /^\s*(?:\*\*)?(?:final\s+)?(?:verdict|label|answer|decision|conclusion)(?:\*\*)?\s*[:=-]\s*(?:\*\*\s*)*["'`]?([A-Za-z_ -]+?|[01])["'`]?(?:\*\*)*\s*\.?\s*$/gim;
   let last: RegExpExecArray | null = null;
   for (let m = line.exec(text); m; m = line.exec(text)) last = m;
   if (last) {

@@ -49,7 +49,7 @@ export function judgeCorrectness(req: JudgeRequest): JudgeDecision {
   if (isRefusal(text)) return decision(false, "the answer declines to answer");
   const ref = answerAtoms(req.referenceValue ?? req.reference ?? "");
   if (ref.length === 0) {
-    const saysNone = /\b(no|none|nothing|zero|0|empty)\b/i.test(text);
+    const saysNone = /\b(no|none|nothing|zero|empty)\b|(?<![\d.])0(?![\d.])/i.test(text);
     return decision(saysNone, saysNone ? "the reference is empty and the answer says there is none" : "the reference is empty but the answer asserts a value");
   }
   if (Array.isArray(req.answerValue)) {

@@ -207,16 +207,23 @@ describe("hostile ZIP bundles are rejected before anything is inflated or writte
     expect(e.file).toBe("bundle.zip");
   });
 
-  // BUG: lib/validate/validate-bundle.ts validateSource awaits `read()` outside any
-  // try/catch; yauzl's size check (validateEntrySizes) then rejects, so validateBundle
-  // throws "too many bytes in the stream" instead of returning an invalid report
-  // (the CLI prints "internal error" and exits 70 instead of 1).
-  it.fails("a deflated entry that inflates past its declared size gives a report, not an exception", async () => {
+  it("a deflated entry that inflates past its declared size → unreadable_file (a report, not an exception)", async () => {
     const big = Buffer.concat([okJson, Buffer.alloc(64 * 1024, 0x20)]);
-    writeZip(zipPath, [{ name: CAP4_FILE, data: big, declaredSize: okJson.length }]);
-    const { report } = await validateBundle(zipPath, benchmark);
+    writeZip(zipPath, [
+      { name: CAP4_FILE, data: big, declaredSize: okJson.length },
+      { name: "metadata.json", data: JSON.stringify({ agent: "liar" }) },
+    ]);
+    const { report, submission } = await validateBundle(zipPath, benchmark);
     expect(report.valid).toBe(false);
-    expect(report.summary.errors).toBeGreaterThan(0);
+    expect(report.bundle.kind).toBe("zip");
+    expect(report.errors).toHaveLength(1);
+    expect(report.errors[0]).toMatchObject({ severity: "error", code: "unreadable_file", file: CAP4_FILE });
+    expect(report.errors[0]!.message).toContain(`expected ${okJson.length}`);
+    expect(report.coverage.multiturn?.predicted).toBe(0);
+    // The other, honest entry is still read.
+    expect(report.metadata).toEqual({ agent: "liar" });
+    expect(submission?.capabilities.get("multiturn")?.size ?? 0).toBe(0);
+    expectOnlyTheZip();
   });
 
   it("a file that is not a ZIP → zip_unreadable", async () => {

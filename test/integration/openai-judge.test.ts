@@ -1,0 +1,323 @@
+/**
+ * The OpenAI-compatible judge against a real HTTP server on 127.0.0.1 (test/helpers): happy
+ * path, retries with backoff and Retry-After, give-up, timeouts, garbage replies, the verdict
+ * cache, in-flight de-duplication and bounded concurrency. Sleep and randomness are injected,
+ * so the backoff is recorded instead of waited out.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { JudgeError, type JudgeRequest } from "@/lib/scoring/judges/judge";
+import { createOpenAiJudge, type OpenAiJudgeOptions } from "@/lib/scoring/judges/openai-judge";
+import { buildPrompt } from "@/lib/scoring/judges/prompts";
+import { createMemoryVerdictCache, sha256 } from "@/lib/scoring/judges/verdict-cache";
+import { chatCompletion, startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
+
+const MODEL = "judge-mini";
+
+const correctnessReq = (question = "What is the mean abv of the cellar's ciders?"): JudgeRequest => ({
+  task: "correctness",
+  question,
+  answer: "The mean is 41.26.",
+  answerValue: "The mean is 41.26.",
+  reference: "41.2587",
+  referenceValue: "41.2587",
+});
+
+const groundednessReq: JudgeRequest = {
+  task: "groundedness",
+  question: "Which cider is the strongest?",
+  answer: "Pommeau Noir, at 18.5%.",
+  answerValue: "Pommeau Noir, at 18.5%.",
+  evidence: ['[{"name": "Pommeau Noir", "abv": 18.5}]'],
+};
+
+const verdictJson = (verdict: string, reason: string) => JSON.stringify({ verdict, reason });
+
+let server: FakeOpenAiServer;
+let sleeps: number[];
+
+beforeEach(async () => {
+  server = await startFakeOpenAiServer();
+  sleeps = [];
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+function judge(over: Partial<OpenAiJudgeOptions> = {}) {
+  return createOpenAiJudge({
+    baseUrl: server.baseUrl,
+    model: MODEL,
+    timeoutMs: 5_000,
+    maxAttempts: 3,
+    baseDelayMs: 100,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 1,
+    ...over,
+  });
+}
+
+/** The rejection of a promise that must reject. */
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof Error) return err;
+    throw new Error(`rejected with a non-error: ${String(err)}`);
+  }
+  throw new Error("expected the promise to reject");
+}
+
+async function judgeError(p: Promise<unknown>): Promise<JudgeError> {
+  const err = await rejection(p);
+  expect(err).toBeInstanceOf(JudgeError);
+  return err as JudgeError;
+}
+
+describe("openai judge: happy path", () => {
+  it("posts the prompt at temperature 0 and reads a JSON verdict", async () => {
+    server.enqueue({ content: verdictJson("correct", "41.26 is 41.2587 at two decimals") });
+    const j = judge();
+    const req = correctnessReq();
+    const d = await j.decide(req);
+
+    expect(j.id).toBe(`openai:${MODEL}`);
+    expect(d).toEqual({
+      pass: true,
+      score: 1,
+      explanation: "41.26 is 41.2587 at two decimals",
+      promptHash: sha256(JSON.stringify(buildPrompt(req))),
+      cacheHit: false,
+    });
+    expect(server.requestCount).toBe(1);
+    const sent = server.requests[0]!;
+    expect(sent.method).toBe("POST");
+    expect(sent.path).toBe("/chat/completions");
+    expect(sent.headers["content-type"]).toBe("application/json");
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(sent.json).toEqual({ model: MODEL, temperature: 0, messages: buildPrompt(req) });
+    const user = (sent.json as { messages: { role: string; content: string }[] }).messages[1]!;
+    expect(user.role).toBe("user");
+    expect(user.content).toContain("What is the mean abv");
+    expect(user.content).toContain("Reference answer:\n41.2587");
+    expect(user.content).toContain("Agent answer:\nThe mean is 41.26.");
+    expect(sleeps).toEqual([]);
+  });
+
+  it("sends the API key as a bearer token", async () => {
+    await judge({ apiKey: "sk-test-123" }).decide(correctnessReq());
+    expect(server.requests[0]!.headers.authorization).toBe("Bearer sk-test-123");
+  });
+
+  it("appends /chat/completions to a base URL with a path and trailing slashes", async () => {
+    const d = await judge({ baseUrl: `${server.baseUrl}/v1//` }).decide(correctnessReq());
+    expect(d.pass).toBe(true);
+    expect(server.requests[0]!.path).toBe("/v1/chat/completions");
+  });
+
+  it("fails a groundedness reply of partially_grounded, fenced in prose", async () => {
+    server.enqueue({ content: 'Sure.\n```json\n{"verdict": "partially_grounded", "reason": "18.5% is there, the ranking is not"}\n```' });
+    const d = await judge().decide(groundednessReq);
+    expect(d).toMatchObject({ pass: false, score: 0, explanation: "18.5% is there, the ranking is not", cacheHit: false });
+    const system = (server.requests[0]!.json as { messages: { content: string }[] }).messages[0]!.content;
+    expect(system).toContain("partially_grounded");
+    const user = (server.requests[0]!.json as { messages: { content: string }[] }).messages[1]!.content;
+    expect(user).toContain('[1] [{"name": "Pommeau Noir", "abv": 18.5}]');
+  });
+
+  it("explains with the label when the reply gives no reason", async () => {
+    server.enqueue({ content: "<think>maybe correct?</think>\nVerdict: incorrect" });
+    const d = await judge().decide(correctnessReq());
+    expect(d.pass).toBe(false);
+    expect(d.explanation).toBe("Verdict: incorrect");
+    server.enqueue({ content: "incorrect" });
+    expect((await judge().decide(correctnessReq("another question"))).explanation).toBe("verdict: incorrect");
+  });
+});
+
+describe("openai judge: retries", () => {
+  it("retries a 429 and honours Retry-After", async () => {
+    server.enqueue({ status: 429, retryAfter: 2 }, { content: verdictJson("incorrect", "wrong value") });
+    const d = await judge().decide(correctnessReq());
+    expect(server.requestCount).toBe(2);
+    expect(d).toMatchObject({ pass: false, score: 0, explanation: "wrong value", cacheHit: false });
+    // Backoff would be random() * 100 = 100 ms; Retry-After: 2 asks for 2 s.
+    expect(sleeps).toEqual([2000]);
+  });
+
+  it("uses jittered exponential backoff when there is no Retry-After", async () => {
+    server.enqueue({ status: 429 }, { status: 503 }, { content: verdictJson("correct", "ok") });
+    const d = await judge({ maxAttempts: 4, random: () => 0.5 }).decide(correctnessReq());
+    expect(d.pass).toBe(true);
+    expect(server.requestCount).toBe(3);
+    expect(sleeps).toEqual([50, 100]);
+  });
+
+  it("gives up after maxAttempts 5xx replies with a JudgeError", async () => {
+    server.setResponder(() => ({ status: 500 }));
+    const err = await judgeError(judge({ maxAttempts: 3 }).decide(correctnessReq()));
+    expect(server.requestCount).toBe(3);
+    expect(err.attempts).toBe(3);
+    expect(err.message).toBe("judge failed after 3 attempts: HTTP 500");
+    expect(sleeps).toEqual([100, 200]);
+  });
+
+  it("caps the backoff at maxDelayMs", async () => {
+    server.setResponder(() => ({ status: 502 }));
+    await judgeError(judge({ maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 250 }).decide(correctnessReq()));
+    expect(server.requestCount).toBe(5);
+    expect(sleeps).toEqual([100, 200, 250, 250]);
+  });
+
+  it("does not retry a 4xx other than 429", async () => {
+    server.enqueue({ status: 400, body: '{"error": {"message": "bad model name"}}' });
+    const err = await judgeError(judge().decide(correctnessReq()));
+    expect(server.requestCount).toBe(1);
+    expect(err.attempts).toBe(1);
+    expect(err.message).toContain("HTTP 400");
+    expect(err.message).toContain("bad model name");
+    expect(sleeps).toEqual([]);
+  });
+
+  it("retries a request that outlives timeoutMs, then gives up", async () => {
+    server.setResponder(() => ({ delayMs: 1_000, content: verdictJson("correct", "too late") }));
+    const started = Date.now();
+    const err = await judgeError(judge({ timeoutMs: 100, maxAttempts: 2 }).decide(correctnessReq()));
+    expect(server.requestCount).toBe(2);
+    expect(err.message).toBe("judge failed after 2 attempts: timed out after 100 ms");
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it("recovers when a timed-out request is followed by a prompt reply", async () => {
+    server.enqueue({ delayMs: 1_000, content: verdictJson("correct", "too late") }, { content: verdictJson("incorrect", "in time") });
+    const d = await judge({ timeoutMs: 100 }).decide(correctnessReq());
+    expect(server.requestCount).toBe(2);
+    expect(d).toMatchObject({ pass: false, explanation: "in time" });
+  });
+
+  it("retries garbage replies (non-JSON body, no choices, unparseable content), then gives up", async () => {
+    server.enqueue({ body: "<html>502 Bad Gateway</html>" }, { body: { id: "x", object: "chat.completion" } }, { content: "I would rather not say." });
+    const err = await judgeError(judge({ maxAttempts: 3 }).decide(correctnessReq()));
+    expect(server.requestCount).toBe(3);
+    expect(err.attempts).toBe(3);
+    expect(err.message).toContain("judge failed after 3 attempts: no correctness verdict found in judge reply");
+    expect(err.message).toContain("I would rather not say.");
+    expect(sleeps).toEqual([100, 200]);
+  });
+
+  it("names the last garbage reply in the error", async () => {
+    server.setResponder(() => ({ body: "not json at all" }));
+    expect((await judgeError(judge({ maxAttempts: 2 }).decide(correctnessReq()))).message).toBe("judge failed after 2 attempts: response body is not JSON");
+    server.setResponder(() => ({ body: chatCompletion(null) }));
+    expect((await judgeError(judge({ maxAttempts: 2 }).decide(correctnessReq("q2")))).message).toBe(
+      "judge failed after 2 attempts: response has no choices[0].message.content",
+    );
+    expect(server.requestCount).toBe(4);
+  });
+
+  it("recovers from a garbage reply", async () => {
+    server.enqueue({ body: { choices: [] } }, { content: "Verdict: yes" });
+    const d = await judge().decide(correctnessReq());
+    expect(server.requestCount).toBe(2);
+    expect(d.pass).toBe(true);
+  });
+
+  it("turns a refused connection into a JudgeError after its retries", async () => {
+    const url = server.baseUrl;
+    await server.close();
+    const err = await judgeError(judge({ baseUrl: url, maxAttempts: 2 }).decide(correctnessReq()));
+    expect(err.message).toContain("judge failed after 2 attempts: network error");
+    server = await startFakeOpenAiServer();
+  });
+});
+
+describe("openai judge: verdict cache", () => {
+  it("answers a second identical request from the cache without HTTP", async () => {
+    const cache = createMemoryVerdictCache();
+    const j = judge({ cache });
+    server.enqueue({ content: verdictJson("correct", "same value") });
+    const first = await j.decide(correctnessReq());
+    const second = await j.decide(correctnessReq());
+    expect(server.requestCount).toBe(1);
+    expect(first.cacheHit).toBe(false);
+    expect(second).toEqual({ ...first, cacheHit: true });
+    expect(cache.size()).toBe(1);
+
+    // Another prompt, or the same prompt to another model, is a miss.
+    await j.decide(correctnessReq("a different question"));
+    await judge({ cache, model: "judge-large" }).decide(correctnessReq());
+    expect(server.requestCount).toBe(3);
+    expect(cache.size()).toBe(3);
+  });
+
+  it("never caches an error", async () => {
+    const cache = createMemoryVerdictCache();
+    const j = judge({ cache, maxAttempts: 1 });
+    server.enqueue({ status: 500 });
+    await judgeError(j.decide(correctnessReq()));
+    expect(cache.size()).toBe(0);
+
+    server.enqueue({ content: verdictJson("incorrect", "second try") });
+    const d = await j.decide(correctnessReq());
+    expect(server.requestCount).toBe(2);
+    expect(d).toMatchObject({ pass: false, explanation: "second try", cacheHit: false });
+
+    const again = await j.decide(correctnessReq());
+    expect(server.requestCount).toBe(2);
+    expect(again).toMatchObject({ pass: false, explanation: "second try", cacheHit: true });
+  });
+
+  it("de-duplicates concurrent identical requests", async () => {
+    server.setResponder(() => ({ delayMs: 50, content: verdictJson("correct", "shared") }));
+    const j = judge();
+    const results = await Promise.all([j.decide(correctnessReq()), j.decide(correctnessReq()), j.decide(correctnessReq())]);
+    expect(server.requestCount).toBe(1);
+    expect(results.map((r) => r.explanation)).toEqual(["shared", "shared", "shared"]);
+    expect(results.map((r) => r.cacheHit).sort()).toEqual([false, true, true]);
+  });
+
+  it("shares a failure among concurrent identical requests and retries later", async () => {
+    server.enqueue({ delayMs: 50, status: 503 });
+    const j = judge({ maxAttempts: 1 });
+    const settled = await Promise.allSettled([j.decide(correctnessReq()), j.decide(correctnessReq())]);
+    expect(settled.map((s) => s.status)).toEqual(["rejected", "rejected"]);
+    expect(server.requestCount).toBe(1);
+    expect((await j.decide(correctnessReq())).pass).toBe(true);
+    expect(server.requestCount).toBe(2);
+  });
+});
+
+describe("openai judge: bounded concurrency", () => {
+  it("never has more than `concurrency` requests in flight", async () => {
+    server.setResponder(() => ({ delayMs: 50, content: verdictJson("correct", "ok") }));
+    const j = judge({ concurrency: 2 });
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => j.decide(correctnessReq(`question ${i}`))));
+    expect(results.every((r) => r.pass && !r.cacheHit)).toBe(true);
+    expect(server.requestCount).toBe(6);
+    expect(server.maxInFlight).toBe(2);
+    expect(server.inFlight).toBe(0);
+  });
+
+  it("runs them all at once when the limit allows (the server does see overlap)", async () => {
+    server.setResponder(() => ({ delayMs: 50, content: verdictJson("correct", "ok") }));
+    const j = judge({ concurrency: 16 });
+    await Promise.all(Array.from({ length: 6 }, (_, i) => j.decide(correctnessReq(`question ${i}`))));
+    expect(server.maxInFlight).toBeGreaterThan(2);
+  });
+
+  it("keeps the limit while retrying", async () => {
+    let n = 0;
+    server.setResponder(() => (n++ % 2 === 0 ? { delayMs: 20, status: 503 } : { delayMs: 20, content: verdictJson("correct", "ok") }));
+    const j = judge({ concurrency: 1, maxAttempts: 10 });
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => j.decide(correctnessReq(`retry ${i}`))));
+    expect(results.every((r) => r.pass)).toBe(true);
+    expect(server.maxInFlight).toBe(1);
+    expect(server.requestCount).toBeGreaterThanOrEqual(5);
+  });
+
+  it("rejects a concurrency that is not a positive integer", () => {
+    expect(() => judge({ concurrency: 0 })).toThrow(RangeError);
+  });
+});

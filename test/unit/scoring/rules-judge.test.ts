@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import type { AnswerValue } from "@/lib/formats/dialogue";
+import type { JudgeRequest } from "@/lib/scoring/judges/judge";
+import { createRulesJudge, judgeCorrectness, judgeGroundedness } from "@/lib/scoring/judges/rules-judge";
+
+const correctness = (answer: string, reference: AnswerValue, answerValue: AnswerValue = answer): JudgeRequest => ({
+  task: "correctness",
+  question: "What is the answer?",
+  answer,
+  answerValue,
+  reference: typeof reference === "string" ? reference : JSON.stringify(reference),
+  referenceValue: reference,
+});
+
+const groundedness = (answer: string, evidence: string[], question = "Which cider is the strongest?", answerValue: AnswerValue = answer): JudgeRequest => ({
+  task: "groundedness",
+  question,
+  answer,
+  answerValue,
+  evidence,
+});
+
+const CIDERS = '[{"name": "Pommeau Noir", "abv": 18.5}, {"name": "Clos des Pommiers", "abv": 12}]';
+
+describe("rules judge: correctness of numbers", () => {
+  it.each([
+    ["41.26", true],
+    ["41.3", false],
+    ["41.25870", true],
+    ["41.2587", true],
+    ["41.259", true],
+    ["41.2588", false],
+    ["41.25", false],
+    ["41", false],
+    ["The mean is 41.26 kg.", true],
+  ])("reference 41.2587, answer %j -> pass %s", (answer, pass) => {
+    const d = judgeCorrectness(correctness(answer, "41.2587"));
+    expect(d.pass).toBe(pass);
+    expect(d.score).toBe(pass ? 1 : 0);
+    if (!pass) expect(d.explanation).toBe("the answer lacks 41.2587 (reference: 41.2587)");
+    else expect(d.explanation).toBe("every reference value appears in the answer: 41.2587");
+  });
+
+  it("reads thousands separators on either side", () => {
+    expect(judgeCorrectness(correctness("1,234,567", "1234567")).pass).toBe(true);
+    expect(judgeCorrectness(correctness("There were 1234567 visits.", "1,234,567")).pass).toBe(true);
+    expect(judgeCorrectness(correctness("The total is 1,234.50", "1234.5")).pass).toBe(true);
+    expect(judgeCorrectness(correctness("1,234,568", "1234567")).pass).toBe(false);
+  });
+
+  it("compares a numeric reference value at its precision", () => {
+    expect(judgeCorrectness(correctness("about 0.33", 0.3333)).pass).toBe(true);
+    expect(judgeCorrectness(correctness("0.3", 0.3333)).pass).toBe(false);
+    expect(judgeCorrectness(correctness("-12", -12)).pass).toBe(true);
+    expect(judgeCorrectness(correctness("12", -12)).pass).toBe(false);
+  });
+});
+
+describe("rules judge: correctness of text and lists", () => {
+  it("matches text case- and accent-insensitively, as whole words", () => {
+    expect(judgeCorrectness(correctness("It is the CRÈME brûlée.", "Creme Brulee")).pass).toBe(true);
+    const d = judgeCorrectness(correctness("Noirette", "Noir"));
+    expect(d.pass).toBe(false);
+    expect(d.explanation).toContain("lacks Noir");
+  });
+
+  it("compares structured list answers as sets, ignoring order", () => {
+    const d = judgeCorrectness(correctness("Clos des Pommiers, Pommeau Noir", ["Pommeau Noir", "Clos des Pommiers"], ["Clos des Pommiers", "Pommeau Noir"]));
+    expect(d.pass).toBe(true);
+    expect(d.explanation).toBe("the answer's values equal the reference's: Pommeau Noir, Clos des Pommiers");
+  });
+
+  it("fails a structured list answer with an extra item", () => {
+    const d = judgeCorrectness(correctness("x", ["Pommeau Noir", "Clos des Pommiers"], ["Clos des Pommiers", "Cidre Rouge", "Pommeau Noir"]));
+    expect(d.pass).toBe(false);
+    expect(d.explanation).toBe("unexpected Cidre Rouge");
+  });
+
+  it("fails a structured list answer with a missing item", () => {
+    const d = judgeCorrectness(correctness("x", ["Pommeau Noir", "Clos des Pommiers"], ["pommeau noir"]));
+    expect(d.pass).toBe(false);
+    expect(d.explanation).toBe("missing Clos des Pommiers");
+  });
+
+  it("reports missing and unexpected items together", () => {
+    expect(judgeCorrectness(correctness("x", ["a", "b"], ["b", "c"])).explanation).toBe("missing a; unexpected c");
+  });
+
+  it("compares result rows by their first column and numbers at precision", () => {
+    expect(judgeCorrectness(correctness("x", [["Blue Heron", 6], ["Red Kite", 4]], [["red kite"], ["Blue Heron"]])).pass).toBe(true);
+    expect(judgeCorrectness(correctness("x", [41.2587, 7], ["7", 41.26])).pass).toBe(true);
+    expect(judgeCorrectness(correctness("x", [41.2587, 7], ["7", 41.3])).pass).toBe(false);
+  });
+
+  it("requires every reference item in a text answer", () => {
+    expect(judgeCorrectness(correctness("Pommeau Noir and Clos des Pommiers.", ["Pommeau Noir", "Clos des Pommiers"])).pass).toBe(true);
+    const d = judgeCorrectness(correctness("Only Pommeau Noir.", ["Pommeau Noir", "Clos des Pommiers"]));
+    expect(d.pass).toBe(false);
+    expect(d.explanation).toBe("the answer lacks Clos des Pommiers (reference: Pommeau Noir, Clos des Pommiers)");
+  });
+
+  it("reads yes/no answers against a boolean reference", () => {
+    expect(judgeCorrectness(correctness("Yes, it is.", true)).pass).toBe(true);
+    expect(judgeCorrectness(correctness("No.", true)).pass).toBe(false);
+    expect(judgeCorrectness(correctness("No, it is not.", false)).pass).toBe(true);
+  });
+});
+
+describe("rules judge: answers that cannot be correct", () => {
+  it.each([
+    "I don't know.",
+    "I cannot determine that from the data.",
+    "No data is available for 2019.",
+    "The value could not be determined; perhaps 41.26.",
+    "There is insufficient information to answer.",
+  ])("fails the refusal %j", (answer) => {
+    const d = judgeCorrectness(correctness(answer, "41.2587"));
+    expect(d).toMatchObject({ pass: false, score: 0, explanation: "the answer declines to answer" });
+  });
+
+  it.each(["", "   \n\t"])("fails the empty answer %j", (answer) => {
+    expect(judgeCorrectness(correctness(answer, "41.2587"))).toMatchObject({ pass: false, score: 0, explanation: "the answer is empty" });
+  });
+
+  it("passes 'none' against an empty reference and fails an asserted value", () => {
+    expect(judgeCorrectness(correctness("There are none.", []))).toMatchObject({ pass: true, explanation: "the reference is empty and the answer says there is none" });
+    expect(judgeCorrectness(correctness("Pommeau Noir", ""))).toMatchObject({ pass: false, explanation: "the reference is empty but the answer asserts a value" });
+  });
+
+  // BUG (lib/scoring/judges/rules-judge.ts, the `saysNone` regex in judgeCorrectness): `\b0\b`
+  // matches the "0" after a decimal point, so an answer asserting 2.0 "says there is none".
+  it("fails an answer of 2.0 against an empty reference", () => {
+    expect(judgeCorrectness(correctness("The value is 2.0", [])).pass).toBe(false);
+  });
+});
+
+describe("rules judge: groundedness", () => {
+  it("grounds a named value only when the evidence contains it", () => {
+    const yes = judgeGroundedness(groundedness("The strongest is Pommeau Noir.", [CIDERS]));
+    expect(yes).toMatchObject({ pass: true, score: 1, explanation: "every value in the answer appears in the evidence (1 checked)" });
+    const no = judgeGroundedness(groundedness("The strongest is Pommeau Noir.", ['[{"name": "Clos des Pommiers", "abv": 12}]']));
+    expect(no).toMatchObject({ pass: false, score: 0, explanation: "not supported by the query or tool responses: Pommeau Noir" });
+  });
+
+  it("counts numbers in the query as evidence", () => {
+    expect(judgeGroundedness(groundedness("There are 12 ciders.", [], "Of the 12 ciders in the cellar, how many are there?")).pass).toBe(true);
+    const d = judgeGroundedness(groundedness("There are 12 ciders.", [], "How many ciders are in the cellar?"));
+    expect(d.pass).toBe(false);
+    expect(d.explanation).toBe("not supported by the query or tool responses: 12");
+  });
+
+  it("checks numbers at the evidence's precision", () => {
+    expect(judgeGroundedness(groundedness("Pommeau Noir has 18.5% abv.", [CIDERS])).pass).toBe(true);
+    const d = judgeGroundedness(groundedness("Pommeau Noir has 19% abv.", [CIDERS]));
+    expect(d.pass).toBe(false);
+    expect(d.explanation).toContain("19");
+    expect(judgeGroundedness(groundedness("1,234,567 visitors", ["visitors: 1234567"])).pass).toBe(true);
+  });
+
+  it("checks every number and name and lists what is unsupported", () => {
+    const ok = judgeGroundedness(groundedness("Pommeau Noir (18.5) beats Clos des Pommiers (12).", [CIDERS]));
+    expect(ok.explanation).toBe("every value in the answer appears in the evidence (4 checked)");
+    const bad = judgeGroundedness(groundedness("Cidre Rouge (9) beats Pommeau Noir (18.5).", [CIDERS]));
+    expect(bad.pass).toBe(false);
+    expect(bad.explanation).toBe("not supported by the query or tool responses: 9, Cidre Rouge");
+  });
+
+  it("checks quoted strings as named values", () => {
+    expect(judgeGroundedness(groundedness('The label reads "pommeau noir reserve".', [CIDERS])).explanation).toContain("pommeau noir reserve");
+  });
+
+  it("passes an answer that asserts nothing checkable", () => {
+    expect(judgeGroundedness(groundedness("the strongest one is listed first.", [CIDERS]))).toMatchObject({
+      pass: true,
+      explanation: "the answer asserts no number or named value to check",
+    });
+  });
+
+  it("checks every value of a structured answer", () => {
+    expect(judgeGroundedness(groundedness("x", [CIDERS], "q", ["Pommeau Noir", 12])).explanation).toBe("every value in the answer appears in the evidence (2 checked)");
+    const d = judgeGroundedness(groundedness("x", [CIDERS], "q", ["Pommeau Noir", "Cidre Rouge"]));
+    expect(d.pass).toBe(false);
+    expect(d.explanation).toBe("not supported by the query or tool responses: Cidre Rouge");
+  });
+
+  // BUG (lib/scoring/answer-values.ts, namedValues: the quoted-string regex): apostrophes count
+  // as quote marks, so the text between two contractions ("it's … isn't") becomes a "named
+  // value" that the evidence cannot contain: expected grounded, actual
+  // "not supported …: s 18.5% for Pommeau Noir, which isn".
+  it("is not fooled by apostrophes in contractions", () => {
+    expect(judgeGroundedness(groundedness("it's 18.5% for Pommeau Noir, which isn't the weakest.", [CIDERS])).pass).toBe(true);
+  });
+
+  // BUG (lib/scoring/answer-values.ts, LEAD_WORDS): the pronoun "I" is read as a named value,
+  // so any "I found …" answer is ungrounded: actual "not supported …: I".
+  it('does not treat the pronoun "I" as a named value', () => {
+    expect(judgeGroundedness(groundedness("I found that Pommeau Noir is the strongest at 18.5%.", [CIDERS])).pass).toBe(true);
+  });
+});
+
+describe("createRulesJudge", () => {
+  it("routes each task and returns uncached, unhashed decisions", async () => {
+    const judge = createRulesJudge();
+    expect(judge.id).toBe("rules");
+    expect(await judge.decide(correctness("41.3", "41.2587"))).toEqual({
+      pass: false,
+      score: 0,
+      explanation: "the answer lacks 41.2587 (reference: 41.2587)",
+      promptHash: null,
+      cacheHit: false,
+    });
+    expect(await judge.decide(groundedness("The strongest is Pommeau Noir.", [CIDERS]))).toMatchObject({ pass: true, score: 1, promptHash: null, cacheHit: false });
+  });
+});

@@ -1,0 +1,200 @@
+import { describe, expect, it } from "vitest";
+import type { ResolvedPolicy } from "@/lib/benchmark/policy";
+import { JudgeError, type Judge, type JudgeDecision, type JudgeRequest, type JudgeTask } from "@/lib/scoring/judges/judge";
+import { responseText, runWaterfall, type WaterfallDeps, type WaterfallInput } from "@/lib/scoring/waterfall";
+
+type Script = JudgeDecision | Error | ((req: JudgeRequest) => JudgeDecision);
+
+/** A judge at the edge: records every request and replies as scripted (or throws). */
+class FakeJudge implements Judge {
+  readonly id = "fake:judge";
+  readonly calls: JudgeRequest[] = [];
+  constructor(private readonly script: Partial<Record<JudgeTask, Script>> = {}) {}
+  get tasks(): JudgeTask[] {
+    return this.calls.map((c) => c.task);
+  }
+  async decide(req: JudgeRequest): Promise<JudgeDecision> {
+    this.calls.push(req);
+    const s = this.script[req.task];
+    if (s === undefined) throw new Error(`the waterfall should not have asked for ${req.task}`);
+    if (s instanceof Error) throw s;
+    return typeof s === "function" ? s(req) : s;
+  }
+}
+
+const PASS: JudgeDecision = { pass: true, score: 1, explanation: "judge says pass", promptHash: "hash-pass", cacheHit: false };
+const FAIL: JudgeDecision = { pass: false, score: 0, explanation: "judge says fail", promptHash: "hash-fail", cacheHit: true };
+
+const GT = { rows: [["Pommeau Noir", 18.5]] };
+const OTHER = { rows: [["Clos des Pommiers", 12]] };
+
+function input(over: Partial<WaterfallInput> = {}): WaterfallInput {
+  return {
+    turnId: 3,
+    question: "Which cider is the strongest?",
+    reference: "Pommeau Noir",
+    prediction: { turnId: 3, query: "Which cider is the strongest?", answer: "Pommeau Noir", calls: [{ name: "sql_query", arguments: { q: "select" } }] },
+    predictedResponses: [GT],
+    groundTruthResponses: [GT],
+    policy: undefined,
+    compat: "strict",
+    window: 5,
+    hasResponses: true,
+    ...over,
+  };
+}
+
+/** A clock that advances 25 ms per reading. */
+function deps(judge: Judge): WaterfallDeps {
+  let t = 1000;
+  return { judge, now: () => (t += 25) };
+}
+
+const stagesOf = (r: { verdicts: { stage: string; outcome: string }[] }) => r.verdicts.map((v) => `${v.stage}:${v.outcome}`);
+
+describe("runWaterfall", () => {
+  it("stops at a policy violation with score 0 and never calls the judge", async () => {
+    const judge = new FakeJudge({ correctness: PASS, groundedness: PASS });
+    const policy: ResolvedPolicy = { kind: "rule", source: "structured", rule: { denyTools: ["sql_*"] } };
+    const r = await runWaterfall(input({ policy }), deps(judge));
+    expect(r).toMatchObject({ turnId: 3, score: 0, stage: "policy", status: "scored" });
+    expect(judge.calls).toHaveLength(0);
+    expect(stagesOf(r)).toEqual(["policy:fail", "exact:skipped", "correctness:skipped", "groundedness:skipped"]);
+    expect(r.verdicts[0]!.explanation).toContain("sql_query matches a denied pattern");
+    expect(r.verdicts[3]!.explanation).toBe("not reached: the policy was violated");
+  });
+
+  it("on an exact pass skips correctness and lets groundedness decide (grounded)", async () => {
+    const judge = new FakeJudge({ groundedness: PASS });
+    const r = await runWaterfall(input(), deps(judge));
+    expect(r).toMatchObject({ score: 1, stage: "groundedness", status: "scored" });
+    expect(judge.tasks).toEqual(["groundedness"]);
+    expect(stagesOf(r)).toEqual(["policy:skipped", "exact:pass", "correctness:skipped", "groundedness:pass"]);
+    expect(r.verdicts[2]!.explanation).toBe("not needed: the exact tool responses were reproduced");
+  });
+
+  it("on an exact pass scores 0 when the answer is ungrounded", async () => {
+    const judge = new FakeJudge({ groundedness: FAIL });
+    const r = await runWaterfall(input(), deps(judge));
+    expect(r).toMatchObject({ score: 0, stage: "groundedness", status: "scored" });
+    expect(judge.tasks).toEqual(["groundedness"]);
+  });
+
+  it("scores 0 on a correctness fail and never asks about groundedness", async () => {
+    const judge = new FakeJudge({ correctness: FAIL });
+    const r = await runWaterfall(input({ predictedResponses: [OTHER] }), deps(judge));
+    expect(r).toMatchObject({ score: 0, stage: "correctness", status: "scored" });
+    expect(judge.tasks).toEqual(["correctness"]);
+    expect(stagesOf(r)).toEqual(["policy:skipped", "exact:fail", "correctness:fail", "groundedness:skipped"]);
+    expect(r.verdicts[3]!.explanation).toBe("not reached: the answer is not correct");
+  });
+
+  it("asks correctness then groundedness when the exact match fails", async () => {
+    const judge = new FakeJudge({ correctness: PASS, groundedness: PASS });
+    const r = await runWaterfall(input({ predictedResponses: ["older", OTHER, "last"], window: 2, reference: [["Pommeau Noir", 18.5]] }), deps(judge));
+    expect(r).toMatchObject({ score: 1, stage: "groundedness", status: "scored" });
+    expect(judge.tasks).toEqual(["correctness", "groundedness"]);
+    const [c, g] = judge.calls;
+    expect(c).toMatchObject({ task: "correctness", question: "Which cider is the strongest?", answer: "Pommeau Noir", answerValue: "Pommeau Noir", reference: "Pommeau Noir" });
+    expect(c!.referenceValue).toEqual([["Pommeau Noir", 18.5]]);
+    // Evidence is the last `window` predicted responses, as text.
+    expect(g).toMatchObject({ task: "groundedness", answer: "Pommeau Noir" });
+    expect(g!.evidence).toEqual([JSON.stringify(OTHER), "last"]);
+  });
+
+  it("turns a JudgeError in correctness into judge_error, not a silent scored 0", async () => {
+    const judge = new FakeJudge({ correctness: new JudgeError("judge failed after 5 attempts: HTTP 503", 5) });
+    const r = await runWaterfall(input({ predictedResponses: [] }), deps(judge));
+    expect(r).toMatchObject({ score: 0, stage: "correctness", status: "judge_error" });
+    expect(judge.tasks).toEqual(["correctness"]);
+    const v = r.verdicts[2]!;
+    expect(v).toMatchObject({ stage: "correctness", outcome: "error", score: null, judge: "fake:judge", explanation: "judge failed after 5 attempts: HTTP 503" });
+    expect(r.verdicts[3]).toMatchObject({ stage: "groundedness", outcome: "skipped", explanation: "not reached: the correctness judge failed" });
+  });
+
+  it("turns a JudgeError in groundedness into judge_error", async () => {
+    const judge = new FakeJudge({ groundedness: new JudgeError("judge failed after 3 attempts: timed out after 100 ms", 3) });
+    const r = await runWaterfall(input(), deps(judge));
+    expect(r).toMatchObject({ score: 0, stage: "groundedness", status: "judge_error" });
+    expect(r.verdicts[3]).toMatchObject({ outcome: "error", explanation: "judge failed after 3 attempts: timed out after 100 ms" });
+  });
+
+  it("treats any other judge crash as judge_error too", async () => {
+    const judge = new FakeJudge({ correctness: new TypeError("boom") });
+    const r = await runWaterfall(input({ predictedResponses: [] }), deps(judge));
+    expect(r.status).toBe("judge_error");
+    expect(r.verdicts[2]!.explanation).toBe("judge crashed: boom");
+  });
+
+  it("without responses skips exact and groundedness and scores correctness (pass)", async () => {
+    const judge = new FakeJudge({ correctness: PASS });
+    const r = await runWaterfall(input({ hasResponses: false, predictedResponses: [], groundTruthResponses: [GT] }), deps(judge));
+    expect(r).toMatchObject({ score: 1, stage: "correctness", status: "scored" });
+    expect(judge.tasks).toEqual(["correctness"]);
+    expect(stagesOf(r)).toEqual(["policy:skipped", "exact:skipped", "correctness:pass", "groundedness:skipped"]);
+    expect(r.verdicts[1]!.explanation).toBe("no tool responses to compare (replay: none)");
+    expect(r.verdicts[3]!.explanation).toBe("no tool responses to ground the answer in (replay: none)");
+  });
+
+  it("without responses skips exact and groundedness and scores correctness (fail)", async () => {
+    const judge = new FakeJudge({ correctness: FAIL });
+    const r = await runWaterfall(input({ hasResponses: false }), deps(judge));
+    expect(r).toMatchObject({ score: 0, stage: "correctness", status: "scored" });
+    expect(judge.tasks).toEqual(["correctness"]);
+  });
+
+  it("records the judge's id, prompt hash, cache hit and latency on its verdicts", async () => {
+    const judge = new FakeJudge({ correctness: FAIL });
+    const r = await runWaterfall(input({ predictedResponses: [] }), deps(judge));
+    expect(r.verdicts[2]).toEqual({
+      stage: "correctness",
+      turnId: 3,
+      outcome: "fail",
+      score: 0,
+      explanation: "judge says fail",
+      judge: "fake:judge",
+      promptHash: "hash-fail",
+      cacheHit: true,
+      latencyMs: 25,
+    });
+  });
+
+  it("continues past an unchecked policy without treating it as a pass", async () => {
+    const judge = new FakeJudge({ groundedness: PASS });
+    const r = await runWaterfall(input({ policy: { kind: "unchecked", text: "Be polite." } }), deps(judge));
+    expect(r).toMatchObject({ score: 1, stage: "groundedness" });
+    expect(stagesOf(r)[0]).toBe("policy:unchecked");
+  });
+
+  it("continues past a respected policy", async () => {
+    const judge = new FakeJudge({ groundedness: PASS });
+    const r = await runWaterfall(input({ policy: { kind: "rule", source: "table", rule: { allowTools: ["sql_*"] } } }), deps(judge));
+    expect(stagesOf(r)).toEqual(["policy:pass", "exact:pass", "correctness:skipped", "groundedness:pass"]);
+  });
+
+  it("strict compat sends an empty ground truth to the judge; vakra passes it vacuously", async () => {
+    const strictJudge = new FakeJudge({ correctness: PASS, groundedness: PASS });
+    const strict = await runWaterfall(input({ groundTruthResponses: [] }), deps(strictJudge));
+    expect(strictJudge.tasks).toEqual(["correctness", "groundedness"]);
+    expect(strict.verdicts[1]!.outcome).toBe("fail");
+
+    const vakraJudge = new FakeJudge({ groundedness: PASS });
+    const vakra = await runWaterfall(input({ groundTruthResponses: [], compat: "vakra" }), deps(vakraJudge));
+    expect(vakraJudge.tasks).toEqual(["groundedness"]);
+    expect(vakra.verdicts[1]!.outcome).toBe("pass");
+  });
+
+  it("sends a structured answer as text and as given", async () => {
+    const judge = new FakeJudge({ correctness: PASS, groundedness: PASS });
+    const answer = [["Pommeau Noir", 18.5], ["Clos des Pommiers", 12]];
+    await runWaterfall(input({ prediction: { turnId: 3, query: "q", answer, calls: [] }, predictedResponses: [OTHER] }), deps(judge));
+    expect(judge.calls[0]!.answer).toBe("Pommeau Noir, Clos des Pommiers");
+    expect(judge.calls[0]!.answerValue).toEqual(answer);
+  });
+
+  it("responseText keeps strings and serialises the rest", () => {
+    expect(responseText("raw")).toBe("raw");
+    expect(responseText({ a: 1 })).toBe('{"a":1}');
+    expect(responseText(undefined)).toBe("null");
+  });
+});
