@@ -64,20 +64,19 @@ export function numberToken(n: number): NumberToken {
   return parseNumber(String(n)) ?? { value: n, decimals: 0 };
 }
 
-function roundTo(n: number, decimals: number): number {
-  const f = 10 ** decimals;
-  return Math.round(n * f) / f;
-}
-
 /**
- * Equal at the reference's precision. A more precise prediction is rounded to the
+ * Equal at the reference's precision. A more precise prediction must round to the
  * reference; a rounded prediction is accepted when it keeps at least two decimals (or all
- * of the reference's, if it has fewer) and the reference rounds to it.
+ * of the reference's, if it has fewer) and the reference rounds to it. Compared as distances
+ * with a relative epsilon, since binary floats cannot round 1.005 to 1.01 exactly.
  */
 export function numbersMatch(pred: NumberToken, ref: NumberToken): boolean {
-  if (pred.decimals >= ref.decimals) return roundTo(pred.value, ref.decimals) === roundTo(ref.value, ref.decimals);
+  const eps = 1e-9 * Math.max(1, Math.abs(ref.value));
+  const distance = Math.abs(pred.value - ref.value);
+  if (pred.decimals === ref.decimals) return distance <= eps;
+  if (pred.decimals > ref.decimals) return distance <= 0.5 * 10 ** -ref.decimals + eps;
   if (pred.decimals < Math.min(ref.decimals, 2)) return false;
-  return roundTo(ref.value, pred.decimals) === roundTo(pred.value, pred.decimals);
+  return distance <= 0.5 * 10 ** -pred.decimals + eps;
 }
 
 /** Lower case, accents and punctuation removed, whitespace collapsed, padded for word search. */

@@ -90,6 +90,13 @@ describe("numbersMatch", () => {
     ["8", "7", false],
     ["3.14", "3.14159", true],
     ["3.1", "3.1", true],
+    // Binary floats cannot hold 1.005 exactly; rounding by distance still accepts "1.01".
+    ["1.01", "1.005", true],
+    ["1.00", "1.005", true],
+    ["1.02", "1.005", false],
+    ["0.30000000000000004", "0.3", true],
+    ["-2.50", "-2.5", true],
+    ["-2.4", "-2.45", false],
   ])("pred %s vs ref %s -> %s", (pred, ref, expected) => {
     expect(numbersMatch(n(pred), n(ref))).toBe(expected);
   });

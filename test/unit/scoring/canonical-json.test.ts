@@ -79,19 +79,36 @@ describe("pythonStr", () => {
     expect(pythonStr(["café"])).toBe("['café']");
   });
 
+  // Expected values printed by CPython 3: print([str(x) for x in [...]]).
+  it.each([
+    [0.0001, "0.0001"],
+    [0.00015, "0.00015"],
+    [1.5e-5, "1.5e-05"],
+    [-2.5e-7, "-2.5e-07"],
+    [2.5e-10, "2.5e-10"],
+    [5e-324, "5e-324"],
+    [0.1, "0.1"],
+    [1234.5678, "1234.5678"],
+    [12.0000001, "12.0000001"],
+    [123456789012345.6, "123456789012345.6"],
+    [1.7976931348623157e308, "1.7976931348623157e+308"],
+  ])("float %s is written as Python writes it: %s", (n, expected) => {
+    expect(pythonStr(n)).toBe(expected);
+  });
+
   it("writes null and undefined as None", () => {
     expect(pythonStr(null)).toBe("None");
     expect(pythonStr(undefined)).toBe("None");
   });
 
-  // BUG (lib/scoring/canonical-json.ts, pythonFloat): JS switches to exponent notation below
-  // 1e-6, Python below 1e-4, so str(5e-05) is "5e-05" in Python but "0.00005" here.
+  // Regression (fixed in 8554baf, lib/scoring/canonical-json.ts pythonFloat): JS switches to
+  // exponent notation below 1e-6, Python below 1e-4; str(5e-05) is "5e-05", not "0.00005".
   it("writes small floats in exponent form like Python (5e-05)", () => {
     expect(pythonStr(0.00005)).toBe("5e-05");
   });
 
-  // BUG (lib/scoring/canonical-json.ts, pythonRepr/pythonFloat): -0 is routed to pythonFloat on
-  // purpose, but String(-0) is "0", so it comes out "0.0"; Python's str(-0.0) is "-0.0".
+  // Regression (fixed in 8554baf): String(-0) is "0", which came out "0.0"; Python's str(-0.0)
+  // is "-0.0".
   it("writes negative zero like Python (-0.0)", () => {
     expect(pythonStr(-0)).toBe("-0.0");
   });

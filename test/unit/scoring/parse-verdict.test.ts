@@ -112,11 +112,13 @@ describe("parseVerdict: verdict lines and label preambles", () => {
     expect(parseVerdict("correctness", "**Verdict:** Correct")).toMatchObject({ pass: true, label: "Correct" });
   });
 
-  // BUG (lib/scoring/judges/parse-verdict.ts, the `line` regex): with bold on both the key and
-  // the value, the space between the key's closing `**` and the value's opening `**` is not
-  // allowed, so the commonest markdown form is unparseable (and costs the judge retries).
+  // Regression (fixed in 8554baf, the `line` regex in parse-verdict.ts): with bold on both the
+  // key and the value, the space between the key's closing `**` and the value's opening `**`
+  // made the commonest markdown form unparseable (and cost the judge its retries).
   it('reads "**Verdict:** **Incorrect**" (bold key and bold value)', () => {
-    expect(parseVerdict("correctness", "**Verdict:** **Incorrect**")).toMatchObject({ pass: false });
+    expect(parseVerdict("correctness", "**Verdict:** **Incorrect**")).toMatchObject({ pass: false, label: "Incorrect" });
+    expect(parseVerdict("correctness", "**Verdict:** **Correct**")).toMatchObject({ pass: true, label: "Correct" });
+    expect(parseVerdict("groundedness", "**Final verdict:** **partially grounded**")).toMatchObject({ pass: false, label: "partially grounded" });
   });
 
   it("never guesses from a label mentioned in prose", () => {

@@ -127,10 +127,17 @@ describe("rules judge: answers that cannot be correct", () => {
     expect(judgeCorrectness(correctness("Pommeau Noir", ""))).toMatchObject({ pass: false, explanation: "the reference is empty but the answer asserts a value" });
   });
 
-  // BUG (lib/scoring/judges/rules-judge.ts, the `saysNone` regex in judgeCorrectness): `\b0\b`
-  // matches the "0" after a decimal point, so an answer asserting 2.0 "says there is none".
+  // Regression (fixed in 8554baf, the `saysNone` regex in rules-judge.ts): `\b0\b` matched the
+  // "0" after a decimal point, so an answer asserting 2.0 "said there is none".
   it("fails an answer of 2.0 against an empty reference", () => {
     expect(judgeCorrectness(correctness("The value is 2.0", [])).pass).toBe(false);
+    expect(judgeCorrectness(correctness("It is 0.5", [])).pass).toBe(false);
+    expect(judgeCorrectness(correctness("10 rows", [])).pass).toBe(false);
+  });
+
+  it("still reads a bare 0 as 'none' against an empty reference", () => {
+    expect(judgeCorrectness(correctness("There are 0 matching rows.", [])).pass).toBe(true);
+    expect(judgeCorrectness(correctness("0", [])).pass).toBe(true);
   });
 });
 
@@ -167,6 +174,10 @@ describe("rules judge: groundedness", () => {
 
   it("checks quoted strings as named values", () => {
     expect(judgeGroundedness(groundedness('The label reads "pommeau noir reserve".', [CIDERS])).explanation).toContain("pommeau noir reserve");
+    const single = judgeGroundedness(groundedness("The label reads 'cidre rouge'.", [CIDERS]));
+    expect(single.pass).toBe(false);
+    expect(single.explanation).toContain("cidre rouge");
+    expect(judgeGroundedness(groundedness("The label reads 'pommeau noir'.", [CIDERS])).pass).toBe(true);
   });
 
   it("passes an answer that asserts nothing checkable", () => {
@@ -183,16 +194,15 @@ describe("rules judge: groundedness", () => {
     expect(d.explanation).toBe("not supported by the query or tool responses: Cidre Rouge");
   });
 
-  // BUG (lib/scoring/answer-values.ts, namedValues: the quoted-string regex): apostrophes count
-  // as quote marks, so the text between two contractions ("it's … isn't") becomes a "named
-  // value" that the evidence cannot contain: expected grounded, actual
-  // "not supported …: s 18.5% for Pommeau Noir, which isn".
+  // Regression (fixed in 8554baf, namedValues in answer-values.ts): apostrophes counted as quote
+  // marks, so the text between two contractions ("it's … isn't") became a "named value" the
+  // evidence cannot contain ("not supported …: s 18.5% for Pommeau Noir, which isn").
   it("is not fooled by apostrophes in contractions", () => {
     expect(judgeGroundedness(groundedness("it's 18.5% for Pommeau Noir, which isn't the weakest.", [CIDERS])).pass).toBe(true);
   });
 
-  // BUG (lib/scoring/answer-values.ts, LEAD_WORDS): the pronoun "I" is read as a named value,
-  // so any "I found …" answer is ungrounded: actual "not supported …: I".
+  // Regression (fixed in 8554baf, LEAD_WORDS in answer-values.ts): the pronoun "I" was read as
+  // a named value, so any "I found …" answer was ungrounded ("not supported …: I").
   it('does not treat the pronoun "I" as a named value', () => {
     expect(judgeGroundedness(groundedness("I found that Pommeau Noir is the strongest at 18.5%.", [CIDERS])).pass).toBe(true);
   });
