@@ -1,32 +1,23 @@
-/** Replay modes that execute nothing: `recorded` and `none`. */
-import type { ReplayOutcome, ReplayPort, ReplayRequest } from "./replay-port";
+/**
+ * Replay modes that execute nothing. `recorded` takes the tool responses stored in the
+ * files (the submitter's own, so unverified); `none` has no responses at all.
+ */
+import type { Turn } from "../formats/dialogue";
+import type { ReplayPort } from "./replay-port";
 
-export function createRecordedReplay(): ReplayPort {
+function fromFiles(mode: "recorded" | "none"): ReplayPort {
+  const responses = (t: Turn) => (mode === "recorded" ? (t.responses ?? []) : []);
+  const replayTurns = (turns: Turn[]) => turns.map((t) => ({ turnId: t.turnId, responses: responses(t) }));
   return {
-    mode: "recorded",
+    mode,
     verified: false,
-    providesResponses: true,
-    async replay({ groundTruth, prediction }: ReplayRequest): Promise<ReplayOutcome> {
-      return {
-        prediction: prediction.turns.map((t) => ({ turnId: t.turnId, responses: t.responses ?? [] })),
-        groundTruth: groundTruth.turns.map((t) => ({ turnId: t.turnId, responses: t.responses ?? [] })),
-      };
+    providesResponses: mode === "recorded",
+    async replay({ groundTruth, prediction }) {
+      return { prediction: replayTurns(prediction.turns), groundTruth: replayTurns(groundTruth.turns) };
     },
     async close() {},
   };
 }
 
-export function createNoReplay(): ReplayPort {
-  return {
-    mode: "none",
-    verified: false,
-    providesResponses: false,
-    async replay({ groundTruth, prediction }: ReplayRequest): Promise<ReplayOutcome> {
-      return {
-        prediction: prediction.turns.map((t) => ({ turnId: t.turnId, responses: [] })),
-        groundTruth: groundTruth.turns.map((t) => ({ turnId: t.turnId, responses: [] })),
-      };
-    },
-    async close() {},
-  };
-}
+export const createRecordedReplay = (): ReplayPort => fromFiles("recorded");
+export const createNoReplay = (): ReplayPort => fromFiles("none");
