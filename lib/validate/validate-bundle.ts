@@ -34,7 +34,7 @@ export interface ValidateOptions {
 export async function validateBundle(location: string, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
   const opened = await openBundle(location, opts.zipLimits);
   if (!opened.ok) {
-    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, opened.problems, {}, 0, 0, null, opts) };
+    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, opened.problems, new Map(), 0, 0, null, opts) };
   }
   try {
     return await validateSource(opened.source, benchmark, opts);
@@ -109,7 +109,7 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
     const sink = new DiagnosticSink(layout.metadataPath);
     const bytes = await readEntry(byPath.get(layout.metadataPath)!, sink);
     diagnostics.push(...sink.items);
-    if (bytes) metadata = await readMetadata(bytes, layout.metadataPath, diagnostics);
+    if (bytes) metadata = readMetadata(bytes, layout.metadataPath, diagnostics);
   }
   if (layout.domainFiles.length === 0) {
     diagnostics.push({
@@ -160,7 +160,7 @@ async function readEntry(file: BundleFile, sink: DiagnosticSink): Promise<Buffer
   }
 }
 
-async function readMetadata(bytes: Buffer, file: string, diagnostics: Diagnostic[]): Promise<Record<string, unknown> | null> {
+function readMetadata(bytes: Buffer, file: string, diagnostics: Diagnostic[]): Record<string, unknown> | null {
   try {
     const value: unknown = file.endsWith(".json") ? JSON.parse(bytes.toString("utf8")) : parseYaml(bytes.toString("utf8"));
     if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
@@ -175,13 +175,12 @@ function buildReport(
   benchmark: Benchmark,
   bundle: ValidationReport["bundle"],
   diagnostics: Diagnostic[],
-  capabilities: Map<string, Map<string, PredictedDialogue>> | Record<string, never>,
+  caps: Map<string, Map<string, PredictedDialogue>>,
   records: number,
   dialogues: number,
   metadata: Record<string, unknown> | null,
   opts: ValidateOptions,
 ): ValidationReport {
-  const caps = capabilities instanceof Map ? capabilities : new Map<string, Map<string, PredictedDialogue>>();
   const s = summariseDiagnostics(diagnostics, opts.errorLimit ?? 1000);
   const coverage: Record<string, CapabilityCoverage> = {};
   for (const cap of benchmark.capabilities) {
