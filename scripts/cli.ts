@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { CliError } from "./commands/cli-errors";
+import { replayGtCommand, type ReplayGtFlags } from "./commands/replay-gt";
 import { scoreCommand, type ScoreFlags } from "./commands/score";
 import { validateCommand, type ValidateFlags } from "./commands/validate";
 
@@ -33,12 +34,24 @@ program
   .option("--judge-model <name>", "model for the openai judge (env AGENTBOARD_JUDGE_MODEL)")
   .option("--judge-base-url <url>", "OpenAI-compatible base URL (env AGENTBOARD_JUDGE_BASE_URL)")
   .option("--judge-concurrency <n>", "concurrent judge calls (default 16)")
-  .option("--replay <mode>", "recorded (the bundle's own tool responses, unverified) or none", "recorded")
+  .option("--replay <mode>", "mcp (replay against the benchmark's tool servers; the default where declared), recorded (the bundle's own responses, unverified) or none")
+  .option("--replay-concurrency <n>", "tool-server sessions at once for mcp replay (default 4)")
   .option("--out <file>", "write results.json here")
   .option("--vakra-out <dir>", "also write one VAKRA-shaped results file per capability")
   .option("--quiet", "no progress on stderr")
   .action(async (bundle: string, flags: ScoreFlags) => {
     process.exitCode = await scoreCommand(bundle, flags);
+  });
+
+program
+  .command("replay-gt")
+  .description("replay every ground-truth dialogue against the benchmark's tool servers once and store the responses")
+  .requiredOption("--benchmark <dir>", "benchmark folder")
+  .option("--concurrency <n>", "tool-server sessions at once (default 4)")
+  .option("--out <file>", "where to store the results (default <benchmark>/.replay/groundtruth-<slug>-<version>.json)")
+  .option("--quiet", "no progress on stderr")
+  .action(async (flags: ReplayGtFlags) => {
+    process.exitCode = await replayGtCommand(flags);
   });
 
 try {

@@ -6,6 +6,38 @@ import { z } from "zod";
 
 const glob = z.string().min(1, "expected a non-empty glob");
 
+/** How to start a capability's tool server. `{domain}`, `{capability}` and `{benchmark}` are substituted. */
+export const serverSpecSchema = z.union([
+  z
+    .object({
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).default({}),
+      /** Working directory; relative paths resolve against the benchmark folder (the default). */
+      cwd: z.string().optional(),
+    })
+    .strict(),
+  z.object({ url: z.string().url(), headers: z.record(z.string(), z.string()).default({}) }).strict(),
+]);
+
+const toolCallSpecSchema = z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) }).strict();
+
+/** The executable environment a capability's tool calls are replayed against, over MCP. */
+export const environmentSpecSchema = z
+  .object({
+    server: serverSpecSchema,
+    /** Calls made before the agent's own (VAKRA capability 1: get_data with the dialogue's uuid); `{uuid}` is substituted. */
+    prelude: z.array(toolCallSpecSchema).default([]),
+    /** Leading ground-truth calls with these names are dropped before replay (VAKRA: initialize_active_data). */
+    dropLeadingGroundTruthCalls: z.array(z.string()).default([]),
+    /** A tool that clears server state; without one, every dialogue gets a new server session. */
+    resetTool: z.string().optional(),
+    callTimeoutMs: z.number().int().positive().default(30_000),
+    /** Retriever responses reduced to their text chunks (as VAKRA compares them), or kept whole. */
+    retrieverResponses: z.enum(["text_chunks", "full"]).default("text_chunks"),
+  })
+  .strict();
+
 export const capabilitySpecSchema = z
   .object({
     id: z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a lower-case identifier such as api_chaining"),
@@ -25,6 +57,7 @@ export const capabilitySpecSchema = z
       })
       .strict()
       .default({ multiSource: 1 }),
+    environment: environmentSpecSchema.optional(),
   })
   .strict();
 
@@ -76,6 +109,8 @@ export const benchmarkSpecSchema = z
   });
 
 export type CapabilitySpec = z.infer<typeof capabilitySpecSchema>;
+export type EnvironmentSpec = z.infer<typeof environmentSpecSchema>;
+export type ServerSpec = z.infer<typeof serverSpecSchema>;
 export type PolicyRule = z.infer<typeof policyRuleSchema>;
 export type JudgeSpec = z.infer<typeof judgeSpecSchema>;
 export type BenchmarkSpec = z.infer<typeof benchmarkSpecSchema>;

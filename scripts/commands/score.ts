@@ -6,6 +6,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Benchmark } from "../../lib/benchmark/load-benchmark";
+import { loadGroundTruthStore } from "../../lib/replay/groundtruth-file";
+import { createMcpReplay } from "../../lib/replay/mcp-replay";
 import { createNoReplay, createRecordedReplay } from "../../lib/replay/recorded-replay";
 import type { ReplayPort } from "../../lib/replay/replay-port";
 import type { Judge } from "../../lib/scoring/judges/judge";
@@ -24,15 +26,25 @@ import { createProgress } from "./progress";
 export interface ScoreFlags extends JudgeFlags {
   benchmark: string;
   replay?: string;
+  replayConcurrency?: string;
   out?: string;
   vakraOut?: string;
   quiet?: boolean;
 }
 
-export function replayFromOption(mode: string | undefined): ReplayPort {
-  if (mode === undefined || mode === "recorded") return createRecordedReplay();
-  if (mode === "none") return createNoReplay();
-  throw usageError(`--replay must be "recorded" or "none", got "${mode}"`);
+/** `--replay`, defaulting to MCP replay wherever the benchmark declares tool servers. */
+export async function replayFromOption(mode: string | undefined, benchmark: Benchmark, concurrency?: string): Promise<ReplayPort> {
+  const declared = benchmark.capabilities.some((c) => c.spec.environment);
+  const chosen = mode ?? (declared ? "mcp" : "recorded");
+  if (chosen === "recorded") return createRecordedReplay();
+  if (chosen === "none") return createNoReplay();
+  if (chosen !== "mcp") throw usageError(`--replay must be "mcp", "recorded" or "none", got "${chosen}"`);
+  if (!declared) throw usageError("--replay mcp needs tool servers: this benchmark declares no capabilities[].environment");
+  const n = Number(concurrency ?? 4);
+  if (!Number.isInteger(n) || n < 1) throw usageError("--replay-concurrency must be a positive integer");
+  const { store, note } = await loadGroundTruthStore(benchmark);
+  process.stderr.write(`${note}\n`);
+  return createMcpReplay(benchmark, { concurrency: n, groundTruth: store });
 }
 
 export interface ScoreRun {
@@ -61,8 +73,8 @@ export async function scoreBundle(
 
 export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<number> {
   const benchmark = await loadBenchmarkOrFail(flags.benchmark);
-  const replay = replayFromOption(flags.replay);
   const judge = judgeFromOptions(flags, benchmark.spec.judge, process.env, createMemoryVerdictCache());
+  const replay = await replayFromOption(flags.replay, benchmark, flags.replayConcurrency);
   try {
     const run = await scoreBundle(benchmark, bundle, { judge, replay, ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
     if (!run.results) {

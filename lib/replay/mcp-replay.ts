@@ -1,0 +1,175 @@
+/**
+ * Replays dialogues against the benchmark's tool servers over MCP. Each dialogue runs in a
+ * fresh server state (the server's reset tool, or a new session), and the prediction and
+ * the ground truth never share one, so identical calls give identical responses whatever
+ * ran before. Ground-truth responses depend only on the benchmark version: they come from a
+ * store when one is given (see `replay-gt`), and are replayed once otherwise.
+ */
+import type { Benchmark } from "../benchmark/load-benchmark";
+import type { CapabilitySpec, EnvironmentSpec } from "../benchmark/spec";
+import { matchesAny } from "../benchmark/tool-glob";
+import type { ToolCall, Turn } from "../formats/dialogue";
+import { coerceArguments } from "./coerce-arguments";
+import { connectMcpSession, SessionClosedError, substitute, type ConnectSession, type ToolSession } from "./mcp-session";
+import { ReplayError, type ReplayedTurn, type ReplayOutcome, type ReplayPort, type ReplayRequest } from "./replay-port";
+import { SessionPool } from "./session-pool";
+import { retrieverChunks, toolError } from "./tool-result";
+
+/** Ground-truth responses per capability and uuid. */
+export interface GroundTruthStore {
+  get(capability: string, uuid: string): ReplayedTurn[] | undefined;
+  set(capability: string, uuid: string, turns: ReplayedTurn[]): void;
+}
+
+export function createMemoryGroundTruthStore(): GroundTruthStore & { entries(): [string, string, ReplayedTurn[]][] } {
+  const map = new Map<string, ReplayedTurn[]>();
+  return {
+    get: (c, u) => map.get(`${c}\0${u}`),
+    set: (c, u, t) => void map.set(`${c}\0${u}`, t),
+    entries: () => [...map].map(([k, v]) => [...(k.split("\0") as [string, string]), v]),
+  };
+}
+
+export interface McpReplayOptions {
+  /** Server sessions open at once (processes, for stdio servers). */
+  concurrency?: number;
+  connect?: ConnectSession;
+  groundTruth?: GroundTruthStore;
+}
+
+export interface McpReplayPort extends ReplayPort {
+  /** Replays one ground-truth dialogue (used by `replay-gt`). */
+  replayGroundTruth(capability: CapabilitySpec, uuid: string): Promise<ReplayedTurn[]>;
+  stats(): { calls: number; sessionsStarted: number; callLatenciesMs: number[] };
+}
+
+export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {}): McpReplayPort {
+  const connect = opts.connect ?? connectMcpSession;
+  const store = opts.groundTruth ?? createMemoryGroundTruthStore();
+  const inFlightGt = new Map<string, Promise<ReplayedTurn[]>>();
+  const latencies: number[] = [];
+  let calls = 0;
+
+  const envOf = (cap: CapabilitySpec): EnvironmentSpec => {
+    if (!cap.environment) throw new ReplayError(`capability ${cap.id} declares no environment to replay against`);
+    return cap.environment;
+  };
+  const pool = new SessionPool(opts.concurrency ?? 4, (key) => {
+    const [capId, domain] = key.split("\0") as [string, string];
+    const cap = benchmark.capabilities.find((c) => c.spec.id === capId)!.spec;
+    return connect(envOf(cap).server, { domain, capability: cap.directory, benchmark: benchmark.root });
+  });
+
+  /** Runs turns of calls in one fresh server state; returns one response per call. */
+  async function runDialogue(cap: CapabilitySpec, domain: string, uuid: string, turns: { turnId: number; calls: ToolCall[] }[]): Promise<ReplayedTurn[]> {
+    const env = envOf(cap);
+    const key = `${cap.id}\0${domain}`;
+    const session = await pool.acquire(key);
+    let healthy = true;
+    try {
+      if (env.resetTool) await callOrFail(session, env, env.resetTool, {}, cap, domain);
+      const tools = await session.tools();
+      for (const p of env.prelude) await callOrFail(session, env, p.name, substituteArgs(p.arguments, { uuid, domain }), cap, domain);
+      const out: ReplayedTurn[] = [];
+      for (const turn of turns) {
+        const responses: unknown[] = [];
+        for (const call of turn.calls) {
+          const tool = tools.get(call.name);
+          if (!tool) {
+            responses.push(toolError(`unknown tool ${call.name}`));
+            continue;
+          }
+          const started = performance.now();
+          let r = await session.call(call.name, coerceArguments(call.arguments, tool.inputSchema), env.callTimeoutMs);
+          latencies.push(performance.now() - started);
+          calls++;
+          if (env.retrieverResponses === "text_chunks" && matchesAny(call.name, benchmark.spec.retrieverTools)) r = retrieverChunks(r);
+          responses.push(r);
+        }
+        out.push({ turnId: turn.turnId, responses });
+      }
+      return out;
+    } catch (err) {
+      healthy = false;
+      if (err instanceof SessionClosedError) throw new ReplayError(err.message);
+      throw err;
+    } finally {
+      // Without a reset tool a session is never reused: the next dialogue gets a new one.
+      pool.release(key, session, healthy && env.resetTool !== undefined);
+    }
+  }
+
+  async function callOrFail(session: ToolSession, env: EnvironmentSpec, name: string, args: Record<string, unknown>, cap: CapabilitySpec, domain: string) {
+    const r = await session.call(name, args, env.callTimeoutMs);
+    if (r && typeof r === "object" && "error" in r && Object.keys(r).length === 1) {
+      throw new ReplayError(`environment set-up call ${name} failed for ${cap.id}/${domain}: ${String((r as { error: unknown }).error)}`);
+    }
+  }
+
+  function groundTruthTurns(cap: CapabilitySpec, turns: Turn[]) {
+    const drop = envOf(cap).dropLeadingGroundTruthCalls;
+    return turns.map((t, i) => {
+      let calls = t.calls;
+      if (i === 0) {
+        let k = 0;
+        while (k < calls.length && drop.includes(calls[k]!.name)) k++;
+        calls = calls.slice(k);
+      }
+      return { turnId: t.turnId, calls };
+    });
+  }
+
+  function predictionTurns(cap: CapabilitySpec, uuid: string, turns: Turn[]) {
+    const prelude = envOf(cap).prelude.map((p) => ({ name: p.name, arguments: substituteArgs(p.arguments, { uuid }) }));
+    return turns.map((t, i) => {
+      let calls = t.calls;
+      // The environment makes the prelude calls; a prediction that repeats them would call twice.
+      if (i === 0) {
+        let k = 0;
+        while (k < prelude.length && k < calls.length && sameCall(calls[k]!, prelude[k]!)) k++;
+        calls = calls.slice(k);
+      }
+      return { turnId: t.turnId, calls };
+    });
+  }
+
+  async function replayGroundTruth(cap: CapabilitySpec, uuid: string): Promise<ReplayedTurn[]> {
+    const cached = store.get(cap.id, uuid);
+    if (cached) return cached;
+    const key = `${cap.id}\0${uuid}`;
+    let p = inFlightGt.get(key);
+    if (!p) {
+      const gt = benchmark.capabilities.find((c) => c.spec.id === cap.id)?.byUuid.get(uuid);
+      if (!gt) throw new ReplayError(`no ground truth for ${cap.id}/${uuid}`);
+      p = runDialogue(cap, gt.domain, uuid, groundTruthTurns(cap, gt.turns)).then((turns) => {
+        store.set(cap.id, uuid, turns);
+        return turns;
+      });
+      inFlightGt.set(key, p);
+      p.finally(() => inFlightGt.delete(key)).catch(() => {});
+    }
+    return p;
+  }
+
+  return {
+    mode: "mcp",
+    verified: true,
+    providesResponses: true,
+    async replay({ capability, groundTruth, prediction }: ReplayRequest): Promise<ReplayOutcome> {
+      const predicted = await runDialogue(capability, groundTruth.domain, groundTruth.uuid, predictionTurns(capability, groundTruth.uuid, prediction.turns));
+      const gt = await replayGroundTruth(capability, groundTruth.uuid);
+      return { prediction: predicted, groundTruth: gt };
+    },
+    replayGroundTruth,
+    stats: () => ({ calls, sessionsStarted: pool.started, callLatenciesMs: latencies }),
+    close: () => pool.close(),
+  };
+}
+
+function substituteArgs(args: Record<string, unknown>, vars: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === "string" ? substitute(v, vars) : v]));
+}
+
+function sameCall(a: ToolCall, b: { name: string; arguments: Record<string, unknown> }): boolean {
+  return a.name === b.name && JSON.stringify(a.arguments) === JSON.stringify(b.arguments);
+}
