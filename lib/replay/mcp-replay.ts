@@ -31,8 +31,10 @@ export function createMemoryGroundTruthStore(): GroundTruthStore & { entries(): 
 }
 
 export interface McpReplayOptions {
-  /** Server sessions open at once (processes, for stdio servers). */
+  /** Server sessions open at once (processes, for stdio servers); default 16. */
   concurrency?: number;
+  /** Sessions of one (capability, domain) at once; default 2. */
+  perKey?: number;
   connect?: ConnectSession;
   groundTruth?: GroundTruthStore;
 }
@@ -40,6 +42,8 @@ export interface McpReplayOptions {
 export interface McpReplayPort extends ReplayPort {
   /** Replays one ground-truth dialogue (used by `replay-gt`). */
   replayGroundTruth(capability: CapabilitySpec, uuid: string): Promise<ReplayedTurn[]>;
+  /** The responses stored in a ground-truth file, aligned as the replay returns them (to detect drift). */
+  storedGroundTruth(capability: CapabilitySpec, turns: Turn[]): ReplayedTurn[];
   stats(): { calls: number; sessionsStarted: number; callLatenciesMs: number[] };
 }
 
@@ -54,11 +58,15 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
     if (!cap.environment) throw new ReplayError(`capability ${cap.id} declares no environment to replay against`);
     return cap.environment;
   };
-  const pool = new SessionPool(opts.concurrency ?? 4, (key) => {
-    const [capId, domain] = key.split("\0") as [string, string];
-    const cap = benchmark.capabilities.find((c) => c.spec.id === capId)!.spec;
-    return connect(envOf(cap).server, { domain, capability: cap.directory, benchmark: benchmark.root });
-  });
+  const pool = new SessionPool(
+    opts.concurrency ?? 16,
+    (key) => {
+      const [capId, domain] = key.split("\0") as [string, string];
+      const cap = benchmark.capabilities.find((c) => c.spec.id === capId)!.spec;
+      return connect(envOf(cap).server, { domain, capability: cap.directory, benchmark: benchmark.root });
+    },
+    opts.perKey ?? 2,
+  );
 
   /** Runs turns of calls in one fresh server state; returns one response per call. */
   async function runDialogue(cap: CapabilitySpec, domain: string, uuid: string, turns: { turnId: number; calls: ToolCall[] }[]): Promise<ReplayedTurn[]> {
@@ -80,11 +88,10 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
             continue;
           }
           const started = performance.now();
-          let r = await session.call(call.name, coerceArguments(call.arguments, tool.inputSchema), env.callTimeoutMs);
+          const r = await session.call(call.name, coerceArguments(call.arguments, tool.inputSchema), env.callTimeoutMs);
           latencies.push(performance.now() - started);
           calls++;
-          if (env.retrieverResponses === "text_chunks" && matchesAny(call.name, benchmark.spec.retrieverTools)) r = retrieverChunks(r);
-          responses.push(r);
+          responses.push(shapeResponse(env, call, r));
         }
         out.push({ turnId: turn.turnId, responses });
       }
@@ -106,16 +113,27 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
     }
   }
 
-  function groundTruthTurns(cap: CapabilitySpec, turns: Turn[]) {
+  /** How many leading calls of a ground-truth turn the replay drops. */
+  function dropped(cap: CapabilitySpec, turn: Turn, index: number): number {
     const drop = envOf(cap).dropLeadingGroundTruthCalls;
+    let k = 0;
+    if (index === 0) while (k < turn.calls.length && drop.includes(turn.calls[k]!.name)) k++;
+    return k;
+  }
+
+  function groundTruthTurns(cap: CapabilitySpec, turns: Turn[]) {
+    return turns.map((t, i) => ({ turnId: t.turnId, calls: t.calls.slice(dropped(cap, t, i)) }));
+  }
+
+  function shapeResponse(env: EnvironmentSpec, call: ToolCall, r: unknown): unknown {
+    return env.retrieverResponses === "text_chunks" && matchesAny(call.name, benchmark.spec.retrieverTools) ? retrieverChunks(r) : r;
+  }
+
+  function storedGroundTruth(cap: CapabilitySpec, turns: Turn[]): ReplayedTurn[] {
+    const env = envOf(cap);
     return turns.map((t, i) => {
-      let calls = t.calls;
-      if (i === 0) {
-        let k = 0;
-        while (k < calls.length && drop.includes(calls[k]!.name)) k++;
-        calls = calls.slice(k);
-      }
-      return { turnId: t.turnId, calls };
+      const k = dropped(cap, t, i);
+      return { turnId: t.turnId, responses: (t.responses ?? []).slice(k).map((r, j) => (t.calls[k + j] ? shapeResponse(env, t.calls[k + j]!, r) : r)) };
     });
   }
 
@@ -161,6 +179,7 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
       return { prediction: predicted, groundTruth: gt };
     },
     replayGroundTruth,
+    storedGroundTruth,
     stats: () => ({ calls, sessionsStarted: pool.started, callLatenciesMs: latencies }),
     close: () => pool.close(),
   };

@@ -1,21 +1,25 @@
 /**
  * A bounded pool of tool-server sessions keyed by (capability, domain). At most `size`
- * sessions exist at once; an idle session of another key is closed to make room, and
- * callers wait in order when every session is busy.
+ * sessions exist at once and at most `perKey` for one key (starting a server costs far
+ * more than waiting for a busy one of the same key); an idle session of another key is
+ * closed to make room, and callers wait in order otherwise.
  */
 import type { ToolSession } from "./mcp-session";
 
 export class SessionPool {
   private readonly idle = new Map<string, ToolSession[]>();
   private total = 0;
+  private readonly perKeyCount = new Map<string, number>();
   private readonly waiting: (() => void)[] = [];
   private closed = false;
 
   constructor(
     private readonly size: number,
     private readonly open: (key: string) => Promise<ToolSession>,
+    private readonly perKey = size,
   ) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be a positive integer, got ${size}`);
+    if (!Number.isInteger(perKey) || perKey < 1) throw new RangeError(`sessions per key must be a positive integer, got ${perKey}`);
   }
 
   /** Sessions started so far (for progress and tests). */
@@ -28,21 +32,22 @@ export class SessionPool {
       while (mine?.length) {
         const s = mine.pop()!;
         if (s.alive) return s;
-        this.total--;
+        this.forget(key);
       }
-      if (this.total < this.size) {
+      const ofKey = this.perKeyCount.get(key) ?? 0;
+      if (ofKey < this.perKey && (this.total < this.size || this.evictOther())) {
         this.total++;
+        this.perKeyCount.set(key, ofKey + 1);
         try {
           const s = await this.open(key);
           this.started++;
           return s;
         } catch (err) {
-          this.total--;
+          this.forget(key);
           this.wake();
           throw err;
         }
       }
-      if (this.evictOther()) continue;
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }
@@ -54,26 +59,31 @@ export class SessionPool {
       list.push(session);
       this.idle.set(key, list);
     } else {
-      this.total--;
+      this.forget(key);
       void session.close();
     }
     this.wake();
   }
 
+  private forget(key: string): void {
+    this.total--;
+    this.perKeyCount.set(key, (this.perKeyCount.get(key) ?? 1) - 1);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    const all = [...this.idle.values()].flat();
+    const all = [...this.idle].flatMap(([key, list]) => list.map((s) => ({ key, s })));
     this.idle.clear();
-    this.total -= all.length;
-    await Promise.all(all.map((s) => s.close()));
+    for (const { key } of all) this.forget(key);
+    await Promise.all(all.map(({ s }) => s.close()));
     for (const w of this.waiting.splice(0)) w();
   }
 
   private evictOther(): boolean {
-    for (const [, list] of this.idle) {
+    for (const [key, list] of this.idle) {
       const s = list.pop();
       if (s) {
-        this.total--;
+        this.forget(key);
         void s.close();
         return true;
       }
@@ -81,7 +91,8 @@ export class SessionPool {
     return false;
   }
 
+  /** Wakes every waiter: which of them can proceed depends on its key, so each re-checks. */
   private wake(): void {
-    this.waiting.shift()?.();
+    for (const w of this.waiting.splice(0)) w();
   }
 }

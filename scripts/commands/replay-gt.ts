@@ -23,7 +23,7 @@ export async function replayGtCommand(flags: ReplayGtFlags): Promise<number> {
   const caps = benchmark.capabilities.filter((c) => c.spec.environment);
   if (caps.length === 0) throw new CliError("this benchmark declares no environment (capabilities[].environment in benchmark.yaml)", 2);
   const store = createMemoryGroundTruthStore();
-  const concurrency = Number(flags.concurrency ?? 4);
+  const concurrency = Number(flags.concurrency ?? 16);
   const replay = createMcpReplay(benchmark, { concurrency, groundTruth: store });
   const work = caps.flatMap((c) => [...c.byUuid.values()].map((gt) => ({ cap: c, gt })));
   const progress = flags.quiet ? undefined : createProgress("replaying ground truth");
@@ -34,10 +34,10 @@ export async function replayGtCommand(flags: ReplayGtFlags): Promise<number> {
     await mapPool(work, concurrency * 2, async ({ cap, gt }) => {
       try {
         const turns = await replay.replayGroundTruth(cap.spec, gt.uuid);
-        for (const t of turns) {
-          const stored = gt.turns.find((g) => g.turnId === t.turnId)?.responses;
-          if (stored && canonicalJson(stored) !== canonicalJson(t.responses)) drift++;
-        }
+        const stored = replay.storedGroundTruth(cap.spec, gt.turns);
+        turns.forEach((t, i) => {
+          if (gt.turns[i]?.responses && canonicalJson(stored[i]?.responses) !== canonicalJson(t.responses)) drift++;
+        });
       } catch (err) {
         failures.push(`${cap.spec.id}/${gt.domain}/${gt.uuid}: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -40,7 +40,7 @@ export async function replayFromOption(mode: string | undefined, benchmark: Benc
   if (chosen === "none") return createNoReplay();
   if (chosen !== "mcp") throw usageError(`--replay must be "mcp", "recorded" or "none", got "${chosen}"`);
   if (!declared) throw usageError("--replay mcp needs tool servers: this benchmark declares no capabilities[].environment");
-  const n = Number(concurrency ?? 4);
+  const n = Number(concurrency ?? 16);
   if (!Number.isInteger(n) || n < 1) throw usageError("--replay-concurrency must be a positive integer");
   const { store, note } = await loadGroundTruthStore(benchmark);
   process.stderr.write(`${note}\n`);

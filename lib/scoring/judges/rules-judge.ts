@@ -67,10 +67,33 @@ export function judgeCorrectness(req: JudgeRequest): JudgeDecision {
   return decision(false, `the answer lacks ${missing.join(", ")} (reference: ${ref.join(", ")})`);
 }
 
+/** Sizes of every list inside JSON evidence items. */
+function listSizes(items: readonly string[]): number[] {
+  const sizes = new Set<number>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      sizes.add(v.length);
+      v.forEach(walk);
+    } else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  for (const item of items) {
+    const t = item.trimStart();
+    if (t.startsWith("[") || t.startsWith("{")) {
+      try {
+        walk(JSON.parse(t));
+      } catch {
+        // not JSON: its numbers are already read as text
+      }
+    }
+  }
+  return [...sizes];
+}
+
 export function judgeGroundedness(req: JudgeRequest): JudgeDecision {
   const evidence = [req.question, ...(req.evidence ?? [])].join("\n");
   const evidenceNorm = normaliseText(evidence);
-  const evidenceNumbers = extractNumbers(evidence);
+  // Counting the rows a tool returned is reading the evidence, so list sizes count as evidence.
+  const evidenceNumbers = [...extractNumbers(evidence), ...listSizes(req.evidence ?? []).map((n) => ({ value: n, decimals: 0 }))];
   const structured = Array.isArray(req.answerValue);
   const numberClaims = structured ? [] : extractNumbers(req.answer);
   const valueClaims: Atom[] = structured ? answerAtoms(req.answerValue) : namedValues(req.answer);

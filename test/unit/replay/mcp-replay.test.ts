@@ -181,3 +181,28 @@ describe("SessionPool", () => {
     expect(pool.started).toBe(3);
   });
 });
+
+describe("SessionPool per-key cap", () => {
+  it("makes a second caller of a busy key wait instead of starting a third server", async () => {
+    let started = 0;
+    const mk = async (): Promise<ToolSession> => {
+      started++;
+      return { alive: true, tools: async () => new Map(), call: async () => null, close: async () => {} };
+    };
+    const pool = new SessionPool(8, mk, 2);
+    const a1 = await pool.acquire("a");
+    await pool.acquire("a");
+    let third: ToolSession | undefined;
+    const pending = pool.acquire("a").then((s) => (third = s));
+    const other = await pool.acquire("b"); // another key still gets a server
+    await new Promise((r) => setTimeout(r, 10));
+    expect(third).toBeUndefined();
+    expect(started).toBe(3);
+    pool.release("a", a1, true);
+    await pending;
+    expect(third).toBe(a1);
+    expect(started).toBe(3);
+    pool.release("b", other, true);
+    await pool.close();
+  });
+});

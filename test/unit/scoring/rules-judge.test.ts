@@ -222,3 +222,13 @@ describe("createRulesJudge", () => {
     expect(await judge.decide(groundedness("The strongest is Pommeau Noir.", [CIDERS]))).toMatchObject({ pass: true, score: 1, promptHash: null, cacheHit: false });
   });
 });
+
+describe("rules judge: groundedness of counted rows", () => {
+  it("accepts a count equal to the size of a list the tools returned, and nothing else", () => {
+    const rows = JSON.stringify([{ name: "Azure Pearl", flag: "Malta" }, { name: "Iron Comet", flag: "Malta" }, { name: "Gentle Marlin", flag: "Malta" }]);
+    const grounded = judgeGroundedness({ task: "groundedness", question: "How many ships fly the flag of Malta?", answer: "3.", answerValue: "3.", evidence: [rows] });
+    expect(grounded).toMatchObject({ pass: true });
+    const ungrounded = judgeGroundedness({ task: "groundedness", question: "How many ships fly the flag of Malta?", answer: "4.", answerValue: "4.", evidence: [rows] });
+    expect(ungrounded).toMatchObject({ pass: false, explanation: "not supported by the query or tool responses: 4" });
+  });
+});
