@@ -35,7 +35,7 @@ program
   .option("--judge-base-url <url>", "OpenAI-compatible base URL (env AGENTBOARD_JUDGE_BASE_URL)")
   .option("--judge-concurrency <n>", "concurrent judge calls (default 16)")
   .option("--replay <mode>", "mcp (replay against the benchmark's tool servers; the default where declared), recorded (the bundle's own responses, unverified) or none")
-  .option("--replay-concurrency <n>", "tool-server sessions at once for mcp replay (default 16, at most 2 per capability and domain)")
+  .option("--replay-concurrency <n>", "tool-server sessions at once for mcp replay (default 16, one per capability and domain)")
   .option("--out <file>", "write results.json here")
   .option("--vakra-out <dir>", "also write one VAKRA-shaped results file per capability")
   .option("--quiet", "no progress on stderr")

@@ -1,49 +1,70 @@
 /**
- * The main job, as far as it is built: make the example benchmark and sample submissions,
- * validate and score each (rules judge, recorded replay), and print the leaderboard.
- * Running it again gives the same output: every input is generated from fixed seeds.
+ * The main job, as far as it is built: build the demo benchmark (databases, ground truth,
+ * sample submissions), replay its ground truth once, validate and score every sample
+ * submission with MCP replay and the rules judge, and print the leaderboard.
+ * Running it again changes nothing: everything is generated from fixed seeds.
  */
-import { rm } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { orderByRank } from "../lib/aggregate/rank";
-import { createRecordedReplay } from "../lib/replay/recorded-replay";
+import { loadGroundTruthStore, saveGroundTruthStore } from "../lib/replay/groundtruth-file";
+import { createMcpReplay, createMemoryGroundTruthStore } from "../lib/replay/mcp-replay";
 import { createRulesJudge } from "../lib/scoring/judges/rules-judge";
 import type { ScoreResults } from "../lib/scoring/score-results";
 import { renderCapabilityTable } from "./commands/capability-table";
 import { loadBenchmarkOrFail } from "./commands/load";
+import { createProgress } from "./commands/progress";
+import { replayAllGroundTruth } from "./commands/replay-gt";
 import { scoreBundle } from "./commands/score";
-import { exampleSized, writeAgentBundle, writeSyntheticBenchmark, type AgentProfile } from "./synthetic/generate";
+import { buildDemo, DEMO_DIR } from "./demo/build-demo";
 
-const root = path.resolve(".agentboard/example");
-const agents: AgentProfile[] = [
-  { name: "oracle", accuracy: 1 },
-  { name: "strong-agent", accuracy: 0.8, errorRate: 0.03 },
-  { name: "weak-agent", accuracy: 0.4, errorRate: 0.1, missRate: 0.05 },
-  { name: "policy-breaker", accuracy: 0.9, breaksPolicy: true },
-  { name: "partial-entry", accuracy: 0.85, capabilities: [0, 1] },
-];
+const say = (s: string) => process.stdout.write(`${s}\n`);
+const started = performance.now();
 
-await rm(root, { recursive: true, force: true });
-const synthetic = await writeSyntheticBenchmark(path.join(root, "benchmark"), exampleSized);
-const benchmark = await loadBenchmarkOrFail(synthetic.root);
+say("Building the demo benchmark (databases, ground truth executed over MCP, sample submissions)…");
+const built = await buildDemo({ log: (l) => process.stderr.write(`  ${l}\n`) });
+say(`  ${built.dialogues} dialogues in ${path.relative(process.cwd(), DEMO_DIR)}/`);
+
+const benchmark = await loadBenchmarkOrFail(DEMO_DIR);
+const stored = await loadGroundTruthStore(benchmark);
+const store = stored.loaded > 0 ? stored.store : createMemoryGroundTruthStore();
+const replay = createMcpReplay(benchmark, { groundTruth: store });
 const entries: { name: string; results: ScoreResults }[] = [];
-for (const [i, agent] of agents.entries()) {
-  const bundle = path.join(root, "submissions", agent.name);
-  await writeAgentBundle(synthetic, bundle, agent, 100 + i);
-  const run = await scoreBundle(benchmark, bundle, { judge: createRulesJudge(), replay: createRecordedReplay() });
-  if (!run.results) throw new Error(`${agent.name}: the example bundle is invalid`);
-  process.stdout.write(`\n## ${agent.name}\n${renderCapabilityTable(run.results)}`);
-  entries.push({ name: agent.name, results: run.results });
+try {
+  if (stored.loaded === 0) {
+    say("Replaying the ground truth once…");
+    const gt = await replayAllGroundTruth(benchmark, replay, 16, createProgress("  ground truth"));
+    if (gt.failures.length) throw new Error(`ground-truth replay failed:\n${gt.failures.slice(0, 5).join("\n")}`);
+    await saveGroundTruthStore(benchmark, store);
+  } else say(`  ${stored.note}`);
+
+  const bundles = (await readdir(path.join(DEMO_DIR, "submissions"))).sort();
+  for (const name of bundles) {
+    const run = await scoreBundle(benchmark, path.join(DEMO_DIR, "submissions", name), { judge: createRulesJudge(), replay, onProgress: createProgress(`  scoring ${name}`) });
+    if (!run.results) {
+      const codes = [...new Set(run.report.errors.map((e) => e.code))].join(", ");
+      say(`\n## ${name}: rejected by the validator (${run.report.summary.errors} errors: ${codes})`);
+      continue;
+    }
+    say(`\n## ${name}\n${renderCapabilityTable(run.results).trimEnd()}`);
+    entries.push({ name, results: run.results });
+  }
+} finally {
+  await replay.close();
 }
 
 const ranked = orderByRank(entries.map((e) => ({ id: e.name, score: e.results.overall.score, ciLow: e.results.overall.ciLow, ciHigh: e.results.overall.ciHigh })));
-const ids = benchmark.capabilities.map((c) => c.spec.id);
-const header = ["Rank", "Agent", "Overall", ...ids];
-const lines = ranked.map((r) => {
+const caps = benchmark.capabilities.map((c) => c.spec);
+const header = ["Rank", "Agent", "Overall ± CI", ...caps.map((c) => c.label)];
+const rows = ranked.map((r) => {
   const res = entries.find((e) => e.name === r.id)!.results;
-  return [String(r.rank), r.id + (res.overall.complete ? "" : " (partial)"), `${r.score.toFixed(1)} ±${((r.ciHigh - r.ciLow) / 2).toFixed(1)}`, ...ids.map((id) => (res.capabilities[id]!.submitted ? res.capabilities[id]!.score.toFixed(1) : "—"))];
+  const cell = (id: string) => (res.capabilities[id]!.submitted ? res.capabilities[id]!.score.toFixed(1) : "—");
+  return [String(r.rank), r.id + (res.overall.complete ? "" : " (partial)"), `${r.score.toFixed(1)} ±${((r.ciHigh - r.ciLow) / 2).toFixed(1)}`, ...caps.map((c) => cell(c.id))];
 });
-const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const fmt = (row: string[]) => row.map((c, i) => (i === 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-process.stdout.write(`\n# Leaderboard: ${benchmark.spec.title}\n${fmt(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n${lines.map(fmt).join("\n")}\n`);
-process.stdout.write(`\nBenchmark and bundles are in ${path.relative(process.cwd(), root)}/ (try: npm run cli -- validate ${path.relative(process.cwd(), path.join(root, "submissions", "weak-agent"))} --benchmark ${path.relative(process.cwd(), synthetic.root)})\n`);
+say(`\n# Leaderboard: ${benchmark.spec.title} v${benchmark.spec.version} (MCP replay, verified; rules judge)`);
+say(fmt(header));
+say(widths.map((w) => "-".repeat(w)).join("  "));
+for (const r of rows) say(fmt(r));
+say(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s. The web leaderboard arrives with the web-app issue; until then this table is the product.`);

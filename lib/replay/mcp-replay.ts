@@ -33,7 +33,7 @@ export function createMemoryGroundTruthStore(): GroundTruthStore & { entries(): 
 export interface McpReplayOptions {
   /** Server sessions open at once (processes, for stdio servers); default 16. */
   concurrency?: number;
-  /** Sessions of one (capability, domain) at once; default 2. */
+  /** Sessions of one (capability, domain) at once; default 1 (a call takes well under a millisecond, a server start ~0.4 s). */
   perKey?: number;
   connect?: ConnectSession;
   groundTruth?: GroundTruthStore;
@@ -65,7 +65,7 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
       const cap = benchmark.capabilities.find((c) => c.spec.id === capId)!.spec;
       return connect(envOf(cap).server, { domain, capability: cap.directory, benchmark: benchmark.root });
     },
-    opts.perKey ?? 2,
+    opts.perKey ?? 1,
   );
 
   /** Runs turns of calls in one fresh server state; returns one response per call. */
