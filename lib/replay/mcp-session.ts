@@ -64,9 +64,9 @@ export const connectMcpSession: ConnectSession = async (server, vars) => {
 
   const client = new Client({ name: "agentboard-replay", version: "1.0.0" });
   let alive = true;
-  const describe = () => {
+  const describe = (when?: string) => {
     const tail = stderrTail.trim().split("\n").slice(-3).join(" | ");
-    return `the tool server for ${vars.capability ?? "?"}/${vars.domain ?? "?"} closed the connection${tail ? ` (stderr: ${tail})` : ""}`;
+    return `the tool server for ${vars.capability ?? "?"}/${vars.domain ?? "?"} closed the connection${when ? ` ${when}` : ""}${tail ? ` (stderr: ${tail})` : ""}`;
   };
   client.onclose = () => {
     alive = false;
@@ -99,7 +99,7 @@ export const connectMcpSession: ConnectSession = async (server, vars) => {
       return tools;
     },
     async call(name, args, timeoutMs) {
-      if (!alive) throw new SessionClosedError(describe());
+      if (!alive) throw new SessionClosedError(describe(`before ${name}`));
       try {
         const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })) as McpToolResult;
         return normaliseToolResult(result);
@@ -107,7 +107,7 @@ export const connectMcpSession: ConnectSession = async (server, vars) => {
         const code = (err as { code?: unknown }).code;
         if (!alive || code === CONNECTION_CLOSED) {
           alive = false;
-          throw new SessionClosedError(`${describe()} during ${name}`);
+          throw new SessionClosedError(describe(`during ${name}`));
         }
         // Timeouts, invalid params and other per-call failures are the call's response.
         return toolError(err instanceof Error ? err.message : String(err));

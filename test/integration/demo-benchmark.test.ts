@@ -1,0 +1,110 @@
+/**
+ * The demo benchmark: regenerated from its seed it is byte-identical to the committed files,
+ * and its sample submissions, replayed over MCP, make every waterfall stage and every
+ * validator path occur.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
+import { createMcpReplay, type McpReplayPort } from "@/lib/replay/mcp-replay";
+import { createRulesJudge } from "@/lib/scoring/judges/rules-judge";
+import type { ScoreResults } from "@/lib/scoring/score-results";
+import type { ValidationReport } from "@/lib/validate/report";
+import { scoreBundle } from "@/scripts/commands/score";
+import { buildDemo, DEMO_DIR } from "@/scripts/demo/build-demo";
+
+const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+describe("demo generator", () => {
+  const out = mkdtempSync(path.join(tmpdir(), "agentboard-demo-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("writes the committed files byte for byte from its seed", async () => {
+    const built = await buildDemo({ outDir: out });
+    expect(built.dialogues).toBe(300);
+    expect(built.files.length).toBeGreaterThan(100);
+    const differing = built.files.filter((f) => sha(path.join(out, f)) !== sha(path.join(DEMO_DIR, f)));
+    expect(differing).toEqual([]);
+    const gtFiles = readdirSync(path.join(out, "groundtruth/capability_4_multiturn"));
+    expect(gtFiles.sort()).toEqual(["harbor.json", "library.json", "velodrome.json"]);
+  });
+});
+
+describe("demo sample submissions, replayed over MCP", () => {
+  let benchmark: Benchmark;
+  let replay: McpReplayPort;
+  const results = new Map<string, ScoreResults>();
+  const reports = new Map<string, ValidationReport>();
+
+  beforeAll(async () => {
+    benchmark = await loadBenchmark(DEMO_DIR);
+    replay = createMcpReplay(benchmark);
+    for (const name of readdirSync(path.join(DEMO_DIR, "submissions")).sort()) {
+      const run = await scoreBundle(benchmark, path.join(DEMO_DIR, "submissions", name), { judge: createRulesJudge(), replay });
+      reports.set(name, run.report);
+      if (run.results) results.set(name, run.results);
+    }
+  }, 120_000);
+  afterAll(() => replay.close());
+
+  it("is a real benchmark: 3 domains, 25 dialogues per capability and domain, multi-turn and multi-source items", () => {
+    for (const cap of benchmark.capabilities) {
+      expect([...cap.domains.keys()].sort()).toEqual(["harbor", "library", "velodrome"]);
+      for (const list of cap.domains.values()) expect(list).toHaveLength(25);
+    }
+    const multiturn = benchmark.capabilities.find((c) => c.spec.id === "multiturn")!;
+    const dialogues = [...multiturn.byUuid.values()];
+    expect(dialogues.filter((d) => d.turns.length > 1).length).toBeGreaterThan(30);
+    const oracle = results.get("oracle")!;
+    expect(oracle.items.filter((i) => i.capability === "multiturn" && i.weight === 2).length).toBeGreaterThan(10);
+  });
+
+  it("scores the oracle 100 and the others in the expected order, all verified", () => {
+    const overall = (n: string) => results.get(n)!.overall.score;
+    expect(overall("oracle")).toBe(100);
+    expect(overall("strong-agent")).toBeGreaterThan(overall("weak-agent"));
+    expect(overall("weak-agent")).toBeGreaterThan(overall("fabricator"));
+    expect(results.get("policy-breaker")!.capabilities.multiturn!.score).toBeLessThan(50);
+    expect(results.get("partial-entry")!.overall.complete).toBe(false);
+    for (const r of results.values()) expect(r).toMatchObject({ replay: "mcp", verified: true });
+  });
+
+  it("makes every waterfall stage and item status occur", () => {
+    const seen = new Set<string>();
+    for (const r of results.values()) {
+      for (const it of r.items) {
+        seen.add(`status:${it.status}`);
+        for (const v of it.verdicts) seen.add(`${v.stage}:${v.outcome}`);
+      }
+    }
+    for (const k of [
+      "policy:pass",
+      "policy:fail",
+      "policy:unchecked",
+      "policy:skipped",
+      "exact:pass",
+      "exact:fail",
+      "correctness:pass",
+      "correctness:fail",
+      "groundedness:pass",
+      "groundedness:fail",
+      "status:scored",
+      "status:missing",
+      "status:agent_error",
+    ]) {
+      expect(seen, k).toContain(k);
+    }
+  });
+
+  it("makes every validator path occur: the invalid bundle is rejected, the others warn", () => {
+    const invalid = reports.get("invalid-bundle")!;
+    expect(invalid.valid).toBe(false);
+    const codes = new Set(invalid.errors.map((e) => e.code));
+    for (const c of ["duplicate_uuid", "unknown_uuid", "domain_mismatch", "empty_tool_name", "json_syntax", "unknown_capability"]) expect(codes, c).toContain(c);
+    const warnings = new Set([...reports.values()].flatMap((r) => Object.keys(r.warningCounts)));
+    for (const w of ["turn_id_string", "sequence_list", "prelude_in_prediction", "answer_list"]) expect(warnings, w).toContain(w);
+  });
+});
