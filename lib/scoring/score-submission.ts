@@ -44,7 +44,13 @@ export interface ScoreOptions {
   concurrency?: number;
   now?: () => number;
   onProgress?: (done: number, total: number) => void;
+  /** Results a resumed run already holds, keyed `capability\0uuid`: not scored again. */
+  done?: ReadonlyMap<string, ItemResult>;
+  /** Called as each item is scored (to store it before the run completes). */
+  onItem?: (item: ItemResult) => void;
 }
+
+export const itemKey = (capability: string, uuid: string) => `${capability}\0${uuid}`;
 
 interface Task {
   cap: CapabilityData;
@@ -61,7 +67,9 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
   let done = 0;
   opts.onProgress?.(0, tasks.length);
   return mapPool(tasks, opts.concurrency ?? 64, async (task) => {
-    const result = await scoreItem(benchmark, task, opts);
+    const stored = opts.done?.get(itemKey(task.cap.spec.id, task.gt.uuid));
+    const result = stored ?? (await scoreItem(benchmark, task, opts));
+    if (!stored) opts.onItem?.(result);
     opts.onProgress?.(++done, tasks.length);
     return result;
   });

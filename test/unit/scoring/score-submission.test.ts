@@ -9,7 +9,7 @@ import { createRecordedReplay } from "@/lib/replay/recorded-replay";
 import { ReplayError, type ReplayPort } from "@/lib/replay/replay-port";
 import { JudgeError, type Judge } from "@/lib/scoring/judges/judge";
 import { createRulesJudge } from "@/lib/scoring/judges/rules-judge";
-import { scoreSubmission, type ItemResult } from "@/lib/scoring/score-submission";
+import { itemKey, scoreSubmission, type ItemResult } from "@/lib/scoring/score-submission";
 import type { Submission } from "@/lib/validate/validate-bundle";
 
 const turn = (turnId: number, query: string, answer: Turn["answer"], calls: string[], responses: unknown[]): Turn => ({
@@ -111,5 +111,17 @@ describe("scoreSubmission", () => {
     const seen: number[] = [];
     await scoreSubmission(makeBenchmark("last"), makeSubmission(), { judge: createRulesJudge(), replay: createRecordedReplay(), onProgress: (done, total) => seen.push(done * 10 + total) });
     expect(seen).toEqual([5, 15, 25, 35, 45, 55]);
+  });
+});
+
+describe("scoreSubmission resumption", () => {
+  it("reuses stored results and reports only newly scored items", async () => {
+    const first = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { judge: createRulesJudge(), replay: createRecordedReplay() });
+    const done = new Map(first.slice(0, 3).map((i) => [itemKey(i.capability, i.uuid), { ...i, detail: "stored" }]));
+    const scored: string[] = [];
+    const again = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { judge: createRulesJudge(), replay: createRecordedReplay(), done, onItem: (i) => scored.push(i.uuid) });
+    expect(scored).toEqual(first.slice(3).map((i) => i.uuid));
+    expect(again.slice(0, 3).map((i) => i.detail)).toEqual(["stored", "stored", "stored"]);
+    expect(again.slice(3)).toEqual(first.slice(3));
   });
 });

@@ -1,0 +1,9 @@
+import { defineConfig } from "drizzle-kit";
+
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./db/schema.ts",
+  out: "./db/migrations",
+  casing: "snake_case",
+  dbCredentials: { url: ".agentboard/drizzle-kit.db" },
+});

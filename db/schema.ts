@@ -1,0 +1,196 @@
+/**
+ * The database: benchmarks and their versions, submissions, scoring runs with per-item
+ * results and capability/domain scores, the judge verdict cache, a durable job table and an
+ * append-only audit log. Ranking and filtering fields are real columns; only verdict detail
+ * lives in JSON.
+ */
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () => integer({ mode: "timestamp_ms" }).notNull();
+
+export const benchmarks = sqliteTable("benchmarks", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  slug: text().notNull().unique(),
+  title: text().notNull(),
+  description: text().notNull().default(""),
+  isDefault: integer({ mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const benchmarkVersions = sqliteTable(
+  "benchmark_versions",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    benchmarkId: integer()
+      .notNull()
+      .references(() => benchmarks.id),
+    version: text().notNull(),
+    /** The benchmark folder (benchmark.yaml + groundtruth/) this version is read from. */
+    root: text().notNull(),
+    /** The parsed benchmark.yaml, for pages (capability labels, descriptions, weights). */
+    spec: text({ mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("benchmark_versions_unique").on(t.benchmarkId, t.version)],
+);
+
+export const SUBMISSION_STATES = ["received", "validating", "invalid", "queued", "scoring", "error", "scored", "approved", "published", "rejected", "withdrawn"] as const;
+export type SubmissionState = (typeof SUBMISSION_STATES)[number];
+
+export const submissions = sqliteTable(
+  "submissions",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    benchmarkVersionId: integer()
+      .notNull()
+      .references(() => benchmarkVersions.id),
+    agentName: text().notNull(),
+    models: text({ mode: "json" }).notNull().$type<string[]>(),
+    maintainer: text().notNull().default(""),
+    description: text().notNull().default(""),
+    links: text({ mode: "json" }).notNull().$type<Record<string, string>>(),
+    source: text({ enum: ["local", "github", "demo"] }).notNull(),
+    /** Where it came from: a path, or an issue URL. */
+    sourceRef: text().notNull(),
+    bundlePath: text().notNull(),
+    bundleSha256: text().notNull(),
+    isDemo: integer({ mode: "boolean" }).notNull().default(false),
+    state: text({ enum: SUBMISSION_STATES }).notNull(),
+    validationReport: text({ mode: "json" }).$type<Record<string, unknown>>(),
+    /** The run shown on pages: the latest completed one. */
+    currentRunId: integer(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [uniqueIndex("submissions_bundle_unique").on(t.benchmarkVersionId, t.bundleSha256), index("submissions_state").on(t.state)],
+);
+
+export const scoringRuns = sqliteTable(
+  "scoring_runs",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    submissionId: integer()
+      .notNull()
+      .references(() => submissions.id),
+    judgeKind: text({ enum: ["rules", "openai"] }).notNull(),
+    judgeModel: text(),
+    judgeId: text(),
+    replayMode: text({ enum: ["mcp", "recorded", "none"] }).notNull(),
+    verified: integer({ mode: "boolean" }).notNull().default(false),
+    status: text({ enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    progressDone: integer().notNull().default(0),
+    progressTotal: integer().notNull().default(0),
+    overallScore: real(),
+    overallCiLow: real(),
+    overallCiHigh: real(),
+    complete: integer({ mode: "boolean" }),
+    error: text(),
+    createdAt: createdAt(),
+    startedAt: integer({ mode: "timestamp_ms" }),
+    finishedAt: integer({ mode: "timestamp_ms" }),
+  },
+  (t) => [index("scoring_runs_submission").on(t.submissionId)],
+);
+
+export const itemResults = sqliteTable(
+  "item_results",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    runId: integer()
+      .notNull()
+      .references(() => scoringRuns.id),
+    capability: text().notNull(),
+    domain: text().notNull(),
+    uuid: text().notNull(),
+    weight: real().notNull(),
+    score: real().notNull(),
+    status: text().notNull(),
+    stage: text().notNull(),
+    policy: text().notNull(),
+    /** The whole ItemResult (verdicts, turns, detail), for the item view. */
+    result: text({ mode: "json" }).notNull().$type<Record<string, unknown>>(),
+  },
+  (t) => [uniqueIndex("item_results_unique").on(t.runId, t.capability, t.uuid), index("item_results_filter").on(t.runId, t.capability, t.domain, t.stage)],
+);
+
+export const capabilityScores = sqliteTable(
+  "capability_scores",
+  {
+    runId: integer()
+      .notNull()
+      .references(() => scoringRuns.id),
+    capability: text().notNull(),
+    score: real().notNull(),
+    ciLow: real().notNull(),
+    ciHigh: real().notNull(),
+    submitted: integer({ mode: "boolean" }).notNull(),
+    nItems: integer().notNull(),
+    nMissing: integer().notNull(),
+    nError: integer().notNull(),
+    nPolicyUnchecked: integer().notNull(),
+    statusCounts: text({ mode: "json" }).notNull().$type<Record<string, number>>(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.capability] })],
+);
+
+export const domainScores = sqliteTable(
+  "domain_scores",
+  {
+    runId: integer()
+      .notNull()
+      .references(() => scoringRuns.id),
+    capability: text().notNull(),
+    domain: text().notNull(),
+    score: real().notNull(),
+    nItems: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.capability, t.domain] })],
+);
+
+export const judgeVerdicts = sqliteTable("judge_verdicts", {
+  key: text().primaryKey(),
+  pass: integer({ mode: "boolean" }).notNull(),
+  score: real().notNull(),
+  explanation: text().notNull(),
+  promptHash: text(),
+  createdAt: createdAt(),
+});
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    kind: text({ enum: ["score"] }).notNull(),
+    runId: integer()
+      .notNull()
+      .references(() => scoringRuns.id),
+    state: text({ enum: ["queued", "running", "done", "failed"] }).notNull(),
+    attempts: integer().notNull().default(0),
+    lockedBy: text(),
+    heartbeatAt: integer({ mode: "timestamp_ms" }),
+    lastError: text(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [index("jobs_state").on(t.state)],
+);
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    at: createdAt(),
+    actor: text().notNull(),
+    action: text().notNull(),
+    submissionId: integer().references(() => submissions.id),
+    fromState: text(),
+    toState: text(),
+    reason: text().notNull().default(""),
+    details: text({ mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [index("audit_log_submission").on(t.submissionId)],
+);
+
+export type SubmissionRow = typeof submissions.$inferSelect;
+export type ScoringRunRow = typeof scoringRuns.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

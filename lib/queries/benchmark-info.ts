@@ -1,0 +1,31 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { benchmarks, benchmarkVersions } from "../../db/schema";
+import type { BenchmarkSpec } from "../benchmark/spec";
+import type { BenchmarkInfo } from "./types";
+
+/** A benchmark version by slug and version; the default benchmark and its newest version when omitted. */
+export function findBenchmarkVersion(db: Db, slug?: string, version?: string) {
+  const b = slug
+    ? db.select().from(benchmarks).where(eq(benchmarks.slug, slug)).get()
+    : (db.select().from(benchmarks).where(eq(benchmarks.isDefault, true)).get() ?? db.select().from(benchmarks).orderBy(benchmarks.id).get());
+  if (!b) return undefined;
+  const versions = db.select().from(benchmarkVersions).where(eq(benchmarkVersions.benchmarkId, b.id)).orderBy(desc(benchmarkVersions.id)).all();
+  const v = version ? db.select().from(benchmarkVersions).where(and(eq(benchmarkVersions.benchmarkId, b.id), eq(benchmarkVersions.version, version))).get() : versions[0];
+  if (!v) return undefined;
+  return { benchmark: b, version: v, info: toInfo(b.slug, v.spec as unknown as BenchmarkSpec, versions.map((x) => x.version)) };
+}
+
+export function toInfo(slug: string, spec: BenchmarkSpec, versions: string[]): BenchmarkInfo {
+  return {
+    slug,
+    title: spec.title,
+    description: spec.description,
+    version: spec.version,
+    versions,
+    compat: spec.compat,
+    retrieverTools: spec.retrieverTools,
+    exactMatchWindow: spec.exactMatchWindow,
+    capabilities: spec.capabilities.map((c) => ({ id: c.id, label: c.label, description: c.description, directory: c.directory, multiSourceWeight: c.weights.multiSource, policies: c.policies })),
+  };
+}

@@ -1,0 +1,48 @@
+/** The published leaderboard of a benchmark version, with official tie-aware ranks. */
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { capabilityScores, scoringRuns, submissions } from "../../db/schema";
+import { orderByRank } from "../aggregate/rank";
+import { findBenchmarkVersion } from "./benchmark-info";
+import type { Leaderboard, LeaderboardEntry, ScoreCell } from "./types";
+
+export function getLeaderboard(db: Db, opts: { benchmark?: string; version?: string } = {}): Leaderboard | null {
+  const found = findBenchmarkVersion(db, opts.benchmark, opts.version);
+  if (!found) return null;
+  const rows = db
+    .select({ sub: submissions, run: scoringRuns })
+    .from(submissions)
+    .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
+    .where(and(eq(submissions.benchmarkVersionId, found.version.id), eq(submissions.state, "published"), isNotNull(submissions.currentRunId)))
+    .all();
+  const runIds = rows.map((r) => r.run.id);
+  const caps = runIds.length ? db.select().from(capabilityScores).where(inArray(capabilityScores.runId, runIds)).all() : [];
+  const byRun = new Map<number, typeof caps>();
+  for (const c of caps) byRun.set(c.runId, [...(byRun.get(c.runId) ?? []), c]);
+
+  const entries: Omit<LeaderboardEntry, "rank">[] = rows.map(({ sub, run }) => {
+    const capabilities: Record<string, ScoreCell> = {};
+    let items = 0;
+    let predicted = 0;
+    for (const c of byRun.get(run.id) ?? []) {
+      capabilities[c.capability] = { score: c.score, ciLow: c.ciLow, ciHigh: c.ciHigh, submitted: c.submitted };
+      items += c.nItems;
+      predicted += c.nItems - c.nMissing;
+    }
+    return {
+      id: sub.id,
+      agent: sub.agentName,
+      models: sub.models,
+      maintainer: sub.maintainer,
+      overall: { score: run.overallScore ?? 0, ciLow: run.overallCiLow ?? 0, ciHigh: run.overallCiHigh ?? 0, submitted: true, complete: run.complete ?? false },
+      capabilities,
+      coverage: items ? predicted / items : 0,
+      date: (run.finishedAt ?? sub.createdAt).toISOString(),
+      badges: { scoredByServer: true, verified: run.verified, partial: !(run.complete ?? false), demo: sub.isDemo },
+    };
+  });
+  const ranked = orderByRank(entries.map((e) => ({ id: String(e.id), score: e.overall.score, ciLow: e.overall.ciLow, ciHigh: e.overall.ciHigh })));
+  const byId = new Map(entries.map((e) => [String(e.id), e]));
+  const updated = entries.map((e) => e.date).sort().at(-1) ?? null;
+  return { benchmark: found.info, entries: ranked.map((r) => ({ ...byId.get(r.id)!, rank: r.rank })), updatedAt: updated };
+}

@@ -1,0 +1,146 @@
+/** One submission: metadata, timeline, its current run's scores, funnel and items. */
+import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
+import type { BenchmarkSpec } from "../benchmark/spec";
+import { toInfo } from "./benchmark-info";
+import type { Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail } from "./types";
+
+function submissionWithBenchmark(db: Db, id: number) {
+  return db
+    .select({ sub: submissions, version: benchmarkVersions, bench: benchmarks })
+    .from(submissions)
+    .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
+    .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
+    .where(eq(submissions.id, id))
+    .get();
+}
+
+/** The run pages show: the current (latest completed) one, else the latest. */
+function shownRun(db: Db, sub: { id: number; currentRunId: number | null }) {
+  if (sub.currentRunId) return db.select().from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId)).get();
+  return db.select().from(scoringRuns).where(eq(scoringRuns.submissionId, sub.id)).orderBy(desc(scoringRuns.id)).get();
+}
+
+export function getSubmission(db: Db, id: number): SubmissionDetail | null {
+  const row = submissionWithBenchmark(db, id);
+  if (!row) return null;
+  const { sub } = row;
+  const spec = row.version.spec as unknown as BenchmarkSpec;
+  const benchmark = toInfo(row.bench.slug, spec, [row.version.version]);
+  const run = shownRun(db, sub);
+  const caps = run ? db.select().from(capabilityScores).where(eq(capabilityScores.runId, run.id)).all() : [];
+  const domains = run ? db.select().from(domainScores).where(eq(domainScores.runId, run.id)).orderBy(asc(domainScores.capability), asc(domainScores.domain)).all() : [];
+  const timeline = db.select().from(auditLog).where(eq(auditLog.submissionId, id)).orderBy(asc(auditLog.id)).all();
+  const report = sub.validationReport as { summary?: { errors: number; warnings: number }; warningCounts?: Record<string, number>; errors?: { code: string; file: string; path?: string; message: string }[] } | null;
+  return {
+    id: sub.id,
+    agent: sub.agentName,
+    models: sub.models,
+    maintainer: sub.maintainer,
+    description: sub.description,
+    links: sub.links,
+    source: sub.source,
+    sourceRef: sub.source === "github" ? sub.sourceRef : sub.sourceRef.split("/").slice(-2).join("/"),
+    bundleSha256: sub.bundleSha256,
+    state: sub.state,
+    isDemo: sub.isDemo,
+    createdAt: sub.createdAt.toISOString(),
+    benchmark,
+    run: run
+      ? {
+          id: run.id,
+          status: run.status,
+          judge: run.judgeId ?? run.judgeKind,
+          replay: run.replayMode,
+          verified: run.verified,
+          progressDone: run.progressDone,
+          progressTotal: run.progressTotal,
+          overall: run.overallScore === null ? null : { score: run.overallScore, ciLow: run.overallCiLow ?? 0, ciHigh: run.overallCiHigh ?? 0, submitted: true, complete: run.complete ?? false },
+          finishedAt: run.finishedAt?.toISOString() ?? null,
+        }
+      : null,
+    capabilities: spec.capabilities.map((c) => {
+      const s = caps.find((x) => x.capability === c.id);
+      return { id: c.id, label: c.label, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0 };
+    }),
+    domains: domains.map((d) => ({ capability: d.capability, domain: d.domain, score: d.score, nItems: d.nItems })),
+    funnel: run?.status === "completed" ? funnel(db, run.id) : null,
+    timeline: timeline.map((t) => ({ at: t.at.toISOString(), actor: t.actor, action: t.action, fromState: t.fromState, toState: t.toState, reason: t.reason })),
+    validation: report?.summary
+      ? { errors: report.summary.errors, warnings: report.summary.warnings, warningCounts: report.warningCounts ?? {}, firstErrors: (report.errors ?? []).slice(0, 20).map((e) => ({ code: e.code, file: e.file, ...(e.path ? { path: e.path } : {}), message: e.message })) }
+      : null,
+  };
+}
+
+/** Where items ended: not scored, stopped by policy, exact match passed, failed correctness or groundedness, passed. */
+export function funnel(db: Db, runId: number): Funnel {
+  const rows = db.select({ stage: itemResults.stage, status: itemResults.status, score: itemResults.score }).from(itemResults).where(eq(itemResults.runId, runId)).all();
+  const f: Funnel = { total: rows.length, notScored: 0, policy: 0, exactPassed: 0, correctnessFailed: 0, groundednessFailed: 0, passed: 0 };
+  for (const r of rows) {
+    if (r.status !== "scored") f.notScored++;
+    else if (r.stage === "policy") f.policy++;
+    else if (r.stage === "correctness" && r.score === 0) f.correctnessFailed++;
+    else if (r.score > 0) f.passed++;
+    else f.groundednessFailed++;
+  }
+  const exact = db.select({ result: itemResults.result }).from(itemResults).where(eq(itemResults.runId, runId)).all();
+  f.exactPassed = exact.filter(({ result }) => ((result as { verdicts?: { stage: string; outcome: string }[] }).verdicts ?? []).some((v) => v.stage === "exact" && v.outcome === "pass")).length;
+  return f;
+}
+
+export function listItems(db: Db, runId: number, filters: ItemFilters = {}): ItemPage {
+  const pageSize = Math.min(200, Math.max(5, filters.pageSize ?? 50));
+  const page = Math.max(1, filters.page ?? 1);
+  const where: SQL[] = [eq(itemResults.runId, runId)];
+  if (filters.capability) where.push(eq(itemResults.capability, filters.capability));
+  if (filters.domain) where.push(eq(itemResults.domain, filters.domain));
+  if (filters.stage) where.push(eq(itemResults.stage, filters.stage));
+  if (filters.status) where.push(eq(itemResults.status, filters.status));
+  const cond = and(...where);
+  const total = db.select({ n: count() }).from(itemResults).where(cond).get()?.n ?? 0;
+  const rows = db
+    .select({ capability: itemResults.capability, domain: itemResults.domain, uuid: itemResults.uuid, weight: itemResults.weight, score: itemResults.score, status: itemResults.status, stage: itemResults.stage, policy: itemResults.policy })
+    .from(itemResults)
+    .where(cond)
+    .orderBy(asc(itemResults.capability), asc(itemResults.domain), asc(itemResults.uuid))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  const distinct = (col: "capability" | "domain" | "stage" | "status") =>
+    db.selectDistinct({ v: itemResults[col] }).from(itemResults).where(eq(itemResults.runId, runId)).orderBy(asc(itemResults[col])).all().map((r) => r.v);
+  return { rows, total, page, pageSize, facets: { capabilities: distinct("capability"), domains: distinct("domain"), stages: distinct("stage"), statuses: distinct("status") } };
+}
+
+/**
+ * One item with the agent's turn, the replayed responses and every verdict. The ground
+ * truth is included only when the benchmark allows it (`groundTruth` loader passed in).
+ */
+export function getItem(
+  db: Db,
+  runId: number,
+  capability: string,
+  uuid: string,
+  context: { prediction?: { query: string; answer: unknown; calls: { name: string; arguments: Record<string, unknown> }[] }; responses?: unknown[]; groundTruth?: ItemDetail["groundTruth"] } = {},
+): ItemDetail | null {
+  const row = db.select().from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid))).get();
+  if (!row) return null;
+  const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string };
+  return {
+    capability: row.capability,
+    domain: row.domain,
+    uuid: row.uuid,
+    weight: row.weight,
+    score: row.score,
+    status: row.status,
+    stage: row.stage,
+    policy: row.policy,
+    query: context.prediction?.query ?? "",
+    answer: context.prediction?.answer ?? null,
+    calls: context.prediction?.calls ?? [],
+    responses: context.responses ?? [],
+    verdicts: (r.verdicts ?? []).map((v) => ({ stage: v.stage, turnId: v.turnId, outcome: v.outcome, score: v.score, explanation: v.explanation, judge: v.judge, cacheHit: v.cacheHit, latencyMs: v.latencyMs })),
+    detail: r.detail ?? null,
+    groundTruth: context.groundTruth ?? null,
+  };
+}

@@ -1,0 +1,198 @@
+/** Plain data the pages render: no database types cross this line. */
+export interface CapabilityInfo {
+  id: string;
+  label: string;
+  description: string;
+  directory: string;
+  multiSourceWeight: number;
+  policies: boolean;
+}
+
+export interface BenchmarkInfo {
+  slug: string;
+  title: string;
+  description: string;
+  version: string;
+  versions: string[];
+  capabilities: CapabilityInfo[];
+  compat: string;
+  retrieverTools: string[];
+  exactMatchWindow: number;
+}
+
+export interface ScoreCell {
+  score: number;
+  ciLow: number;
+  ciHigh: number;
+  submitted: boolean;
+}
+
+export interface LeaderboardEntry {
+  id: number;
+  rank: number;
+  agent: string;
+  models: string[];
+  maintainer: string;
+  overall: ScoreCell & { complete: boolean };
+  capabilities: Record<string, ScoreCell>;
+  /** Share of ground-truth items the entry predicted, 0-1. */
+  coverage: number;
+  date: string;
+  badges: { scoredByServer: boolean; verified: boolean; partial: boolean; demo: boolean };
+}
+
+export interface Leaderboard {
+  benchmark: BenchmarkInfo;
+  entries: LeaderboardEntry[];
+  updatedAt: string | null;
+}
+
+export interface TimelineEvent {
+  at: string;
+  actor: string;
+  action: string;
+  fromState: string | null;
+  toState: string | null;
+  reason: string;
+}
+
+export interface Funnel {
+  total: number;
+  notScored: number;
+  policy: number;
+  exactPassed: number;
+  correctnessFailed: number;
+  groundednessFailed: number;
+  passed: number;
+}
+
+export interface SubmissionDetail {
+  id: number;
+  agent: string;
+  models: string[];
+  maintainer: string;
+  description: string;
+  links: Record<string, string>;
+  source: string;
+  sourceRef: string;
+  bundleSha256: string;
+  state: string;
+  isDemo: boolean;
+  createdAt: string;
+  benchmark: BenchmarkInfo;
+  run: {
+    id: number;
+    status: string;
+    judge: string;
+    replay: string;
+    verified: boolean;
+    progressDone: number;
+    progressTotal: number;
+    overall: (ScoreCell & { complete: boolean }) | null;
+    finishedAt: string | null;
+  } | null;
+  capabilities: (ScoreCell & { id: string; label: string; nItems: number; nMissing: number; nError: number; nPolicyUnchecked: number })[];
+  domains: { capability: string; domain: string; score: number; nItems: number }[];
+  funnel: Funnel | null;
+  timeline: TimelineEvent[];
+  validation: { errors: number; warnings: number; warningCounts: Record<string, number>; firstErrors: { code: string; file: string; path?: string; message: string }[] } | null;
+}
+
+export interface ItemFilters {
+  capability?: string;
+  domain?: string;
+  stage?: string;
+  status?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface ItemRow {
+  capability: string;
+  domain: string;
+  uuid: string;
+  weight: number;
+  score: number;
+  status: string;
+  stage: string;
+  policy: string;
+}
+
+export interface ItemPage {
+  rows: ItemRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+  facets: { capabilities: string[]; domains: string[]; stages: string[]; statuses: string[] };
+}
+
+export interface VerdictView {
+  stage: string;
+  turnId: number;
+  outcome: string;
+  score: number | null;
+  explanation: string;
+  judge: string;
+  cacheHit: boolean;
+  latencyMs: number;
+}
+
+export interface ItemDetail extends ItemRow {
+  query: string;
+  answer: unknown;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+  responses: unknown[];
+  verdicts: VerdictView[];
+  detail: string | null;
+  groundTruth: { answer: unknown; calls: { name: string; arguments: Record<string, unknown> }[] } | null;
+}
+
+export interface QueueRow {
+  id: number;
+  agent: string;
+  benchmark: string;
+  state: string;
+  source: string;
+  progress: { done: number; total: number } | null;
+  updatedAt: string;
+  isDemo: boolean;
+}
+
+export interface ChangelogRow {
+  at: string;
+  submissionId: number | null;
+  agent: string | null;
+  actor: string;
+  action: string;
+  fromState: string | null;
+  toState: string | null;
+  reason: string;
+}
+
+export interface ComparedEntry {
+  id: number;
+  agent: string;
+  overall: ScoreCell;
+  capabilities: Record<string, ScoreCell>;
+  domains: Record<string, Record<string, number>>;
+}
+
+export interface PairedComparison {
+  a: number;
+  b: number;
+  scope: string;
+  diff: number;
+  ciLow: number;
+  ciHigh: number;
+  significant: boolean;
+  nItems: number;
+}
+
+export interface Comparison {
+  benchmark: BenchmarkInfo;
+  entries: ComparedEntry[];
+  /** Each entry against the first, per capability (and `overall`). */
+  differences: PairedComparison[];
+  domains: string[];
+  problem: string | null;
+}

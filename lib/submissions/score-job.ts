@@ -1,0 +1,135 @@
+/**
+ * Runs one scoring job. Item results are stored as they are scored, so a job interrupted by
+ * a crash resumes where it stopped; the run and its scores become visible in one
+ * transaction at the end.
+ */
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { auditLog, capabilityScores, domainScores, itemResults, jobs, scoringRuns, submissions } from "../../db/schema";
+import type { Benchmark } from "../benchmark/load-benchmark";
+import type { ReplayPort } from "../replay/replay-port";
+import type { Judge } from "../scoring/judges/judge";
+import { buildResults } from "../scoring/score-results";
+import { itemKey, scoreSubmission, type ItemResult } from "../scoring/score-submission";
+import { validateBundle } from "../validate/validate-bundle";
+import { benchmarkOfVersion } from "./benchmarks";
+import type { RunSpec } from "./runs";
+import { transition } from "./transitions";
+
+export interface ScoringDeps {
+  now: () => Date;
+  /** A replay port for the benchmark; the worker keeps them warm across jobs. */
+  replayFor: (benchmark: Benchmark, mode: RunSpec["replayMode"]) => Promise<ReplayPort>;
+  judgeFor: (spec: Pick<RunSpec, "judgeKind" | "judgeModel">) => Judge;
+  /** Items stored per write transaction. */
+  flushEvery?: number;
+  /** Test hook: called after each flush with the number of items stored so far. */
+  onFlush?: (stored: number) => void;
+}
+
+export type JobOutcome = "completed" | "incomplete" | "failed";
+
+export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): Promise<JobOutcome> {
+  const job = db.select().from(jobs).where(eq(jobs.id, jobId)).get();
+  if (!job) throw new Error(`job ${jobId} does not exist`);
+  const run = db.select().from(scoringRuns).where(eq(scoringRuns.id, job.runId)).get()!;
+  const sub = db.select().from(submissions).where(eq(submissions.id, run.submissionId)).get()!;
+  const fail = (message: string): JobOutcome => {
+    const at = deps.now();
+    db.transaction((tx) => {
+      tx.update(scoringRuns).set({ status: "failed", error: message, finishedAt: at }).where(eq(scoringRuns.id, run.id)).run();
+      tx.update(jobs).set({ state: "failed", lastError: message, updatedAt: at }).where(eq(jobs.id, job.id)).run();
+      const state = tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, sub.id)).get()!.state;
+      if (state === "scoring") transition(tx, sub.id, "error", { actor: "worker", at, reason: message, details: { runId: run.id } });
+    });
+    return "failed";
+  };
+
+  const startedAt = deps.now();
+  db.transaction((tx) => {
+    tx.update(scoringRuns).set({ status: "running", startedAt: run.startedAt ?? startedAt }).where(eq(scoringRuns.id, run.id)).run();
+    const state = tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, sub.id)).get()!.state;
+    if (state !== "scoring") transition(tx, sub.id, "scoring", { actor: "worker", at: startedAt, details: { runId: run.id } });
+  });
+
+  let benchmark: Benchmark;
+  try {
+    benchmark = await benchmarkOfVersion(db, sub.benchmarkVersionId);
+  } catch (err) {
+    return fail(`benchmark unavailable: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const { report, submission } = await validateBundle(sub.bundlePath, benchmark);
+  if (!report.valid || !submission) return fail(`the bundle no longer validates (${report.summary.errors} errors)`);
+  if (submission.sha256 !== sub.bundleSha256) return fail(`the bundle changed since it was received (sha256 ${submission.sha256.slice(0, 12)} ≠ ${sub.bundleSha256.slice(0, 12)})`);
+
+  const stored = db.select({ result: itemResults.result }).from(itemResults).where(eq(itemResults.runId, run.id)).all();
+  const done = new Map(stored.map(({ result }) => {
+    const r = result as unknown as ItemResult;
+    return [itemKey(r.capability, r.uuid), r] as const;
+  }));
+  const buffer: ItemResult[] = [];
+  let count = done.size;
+  const flushEvery = deps.flushEvery ?? 25;
+  const flush = (total: number) => {
+    if (buffer.length === 0) return;
+    const batch = buffer.splice(0);
+    const at = deps.now();
+    db.transaction((tx) => {
+      for (const r of batch) {
+        tx.insert(itemResults)
+          .values({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, weight: r.weight, score: r.score, status: r.status, stage: r.stage, policy: r.policy, result: r as unknown as Record<string, unknown> })
+          .onConflictDoNothing()
+          .run();
+      }
+      count += batch.length;
+      tx.update(scoringRuns).set({ progressDone: count, progressTotal: total }).where(eq(scoringRuns.id, run.id)).run();
+      tx.update(jobs).set({ heartbeatAt: at, updatedAt: at }).where(eq(jobs.id, job.id)).run();
+    });
+    deps.onFlush?.(count);
+  };
+
+  let items: ItemResult[];
+  let judge: Judge;
+  try {
+    judge = deps.judgeFor({ judgeKind: run.judgeKind, ...(run.judgeModel ? { judgeModel: run.judgeModel } : {}) });
+    const replay = await deps.replayFor(benchmark, run.replayMode);
+    let total = 0;
+    items = await scoreSubmission(benchmark, submission, {
+      judge,
+      replay,
+      done,
+      onProgress: (_d, t) => (total = t),
+      onItem: (r) => {
+        buffer.push(r);
+        if (buffer.length >= flushEvery) flush(total);
+      },
+    });
+    flush(total);
+  } catch (err) {
+    return fail(`scoring failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  const results = buildResults(benchmark, submission, items, { judgeId: judge.id, replay: run.replayMode, verified: run.replayMode === "mcp", createdAt: deps.now() });
+  const unjudged = items.filter((i) => i.status === "judge_error" || i.status === "replay_error").length;
+  const at = deps.now();
+  db.transaction((tx) => {
+    for (const [capability, c] of Object.entries(results.capabilities)) {
+      tx.insert(capabilityScores)
+        .values({ runId: run.id, capability, score: c.score, ciLow: c.ciLow, ciHigh: c.ciHigh, submitted: c.submitted, nItems: c.nItems, nMissing: c.nMissing, nError: c.nError, nPolicyUnchecked: c.nPolicyUnchecked, statusCounts: c.statusCounts })
+        .onConflictDoNothing()
+        .run();
+      for (const [domain, d] of Object.entries(c.domains)) tx.insert(domainScores).values({ runId: run.id, capability, domain, score: d.score, nItems: d.nItems }).onConflictDoNothing().run();
+    }
+    tx.update(scoringRuns)
+      .set({ status: "completed", judgeId: judge.id, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, finishedAt: at })
+      .where(eq(scoringRuns.id, run.id))
+      .run();
+    tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id)).run();
+    tx.update(submissions).set({ currentRunId: run.id }).where(eq(submissions.id, sub.id)).run();
+    const details = { runId: run.id, overall: Math.round(results.overall.score * 10) / 10, judge: judge.id, replay: run.replayMode };
+    if (unjudged > 0) transition(tx, sub.id, "error", { actor: "worker", at, reason: `${unjudged} item(s) could not be judged or replayed; rescore before publishing`, details });
+    else transition(tx, sub.id, "scored", { actor: "worker", at, details });
+    tx.insert(auditLog).values({ at, actor: "worker", action: "run:completed", submissionId: sub.id, reason: `run ${run.id}`, details }).run();
+  });
+  return unjudged > 0 ? "incomplete" : "completed";
+}
