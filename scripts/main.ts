@@ -1,70 +1,64 @@
 /**
- * The main job, as far as it is built: build the demo benchmark (databases, ground truth,
- * sample submissions), replay its ground truth once, validate and score every sample
- * submission with MCP replay and the rules judge, and print the leaderboard.
- * Running it again changes nothing: everything is generated from fixed seeds.
+ * The main job: migrate the database, build the demo benchmark, ingest and score its sample
+ * submissions (MCP replay, rules judge), publish them as demo entries, and serve the app on
+ * 127.0.0.1:3000. Running it again changes nothing (no duplicate entries); Ctrl-C stops
+ * everything it started.   npm run start:demo [-- --no-serve] [-- --port 3000]
  */
-import { readdir } from "node:fs/promises";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { orderByRank } from "../lib/aggregate/rank";
-import { loadGroundTruthStore, saveGroundTruthStore } from "../lib/replay/groundtruth-file";
-import { createMcpReplay, createMemoryGroundTruthStore } from "../lib/replay/mcp-replay";
-import { createRulesJudge } from "../lib/scoring/judges/rules-judge";
-import type { ScoreResults } from "../lib/scoring/score-results";
-import { renderCapabilityTable } from "./commands/capability-table";
-import { loadBenchmarkOrFail } from "./commands/load";
-import { createProgress } from "./commands/progress";
-import { replayAllGroundTruth } from "./commands/replay-gt";
-import { scoreBundle } from "./commands/score";
+import { DEFAULT_DB_FILE, openDatabase } from "../db/client";
+import { loadDemoEntries } from "../lib/submissions/demo-entries";
+import { createScoringDeps } from "../lib/submissions/scoring-deps";
 import { buildDemo, DEMO_DIR } from "./demo/build-demo";
 
+const args = process.argv.slice(2);
+const serve = !args.includes("--no-serve");
+const port = Number(args[args.indexOf("--port") + 1] ?? 3000) || 3000;
+const dbFile = path.resolve(process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE);
+const env = { ...process.env, AGENTBOARD_DB: dbFile, NEXT_TELEMETRY_DISABLED: "1" };
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const started = performance.now();
+
+say(`Database ${path.relative(process.cwd(), dbFile)} (migrations applied)`);
+const db = openDatabase(dbFile);
 
 say("Building the demo benchmark (databases, ground truth executed over MCP, sample submissions)…");
 const built = await buildDemo({ log: (l) => process.stderr.write(`  ${l}\n`) });
 say(`  ${built.dialogues} dialogues in ${path.relative(process.cwd(), DEMO_DIR)}/`);
 
-const benchmark = await loadBenchmarkOrFail(DEMO_DIR);
-const stored = await loadGroundTruthStore(benchmark);
-const store = stored.loaded > 0 ? stored.store : createMemoryGroundTruthStore();
-const replay = createMcpReplay(benchmark, { groundTruth: store });
-const entries: { name: string; results: ScoreResults }[] = [];
+say("Ingesting, scoring (MCP replay, rules judge) and publishing the sample submissions…");
+const deps = createScoringDeps(db);
 try {
-  if (stored.loaded === 0) {
-    say("Replaying the ground truth once…");
-    const gt = await replayAllGroundTruth(benchmark, replay, 16, createProgress("  ground truth"));
-    if (gt.failures.length) throw new Error(`ground-truth replay failed:\n${gt.failures.slice(0, 5).join("\n")}`);
-    await saveGroundTruthStore(benchmark, store);
-  } else say(`  ${stored.note}`);
-
-  const bundles = (await readdir(path.join(DEMO_DIR, "submissions"))).sort();
-  for (const name of bundles) {
-    const run = await scoreBundle(benchmark, path.join(DEMO_DIR, "submissions", name), { judge: createRulesJudge(), replay, onProgress: createProgress(`  scoring ${name}`) });
-    if (!run.results) {
-      const codes = [...new Set(run.report.errors.map((e) => e.code))].join(", ");
-      say(`\n## ${name}: rejected by the validator (${run.report.summary.errors} errors: ${codes})`);
-      continue;
-    }
-    say(`\n## ${name}\n${renderCapabilityTable(run.results).trimEnd()}`);
-    entries.push({ name, results: run.results });
-  }
+  const r = await loadDemoEntries(db, DEMO_DIR, deps, (l) => say(`  ${l}`));
+  say(r.created === 0 ? "  already loaded: nothing changed" : `  ${r.created} ingested, ${r.scored} scored, ${r.published} published as demo entries`);
 } finally {
-  await replay.close();
+  await deps.close();
+  db.$client.close();
+}
+say(`Data ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+if (!serve) process.exit(0);
+
+// Build the app when there is no build or a source is newer than it.
+const buildId = ".next/BUILD_ID";
+const newest = (p: string): number => {
+  if (!existsSync(p)) return 0;
+  const s = statSync(p);
+  if (!s.isDirectory()) return s.mtimeMs;
+  return Math.max(0, ...readdirSync(p).filter((n) => n !== "node_modules" && !n.startsWith(".")).map((n) => newest(path.join(p, n))));
+};
+const sourcesChanged = () => Math.max(...["app", "components", "lib", "db", "public", "next.config.mjs", "package.json"].map(newest)) > statSync(buildId).mtimeMs;
+if (!existsSync(buildId) || sourcesChanged()) {
+  say("Building the web app (next build)…");
+  const b = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env });
+  if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
-const ranked = orderByRank(entries.map((e) => ({ id: e.name, score: e.results.overall.score, ciLow: e.results.overall.ciLow, ciHigh: e.results.overall.ciHigh })));
-const caps = benchmark.capabilities.map((c) => c.spec);
-const header = ["Rank", "Agent", "Overall ± CI", ...caps.map((c) => c.label)];
-const rows = ranked.map((r) => {
-  const res = entries.find((e) => e.name === r.id)!.results;
-  const cell = (id: string) => (res.capabilities[id]!.submitted ? res.capabilities[id]!.score.toFixed(1) : "—");
-  return [String(r.rank), r.id + (res.overall.complete ? "" : " (partial)"), `${r.score.toFixed(1)} ±${((r.ciHigh - r.ciLow) / 2).toFixed(1)}`, ...caps.map((c) => cell(c.id))];
-});
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const fmt = (row: string[]) => row.map((c, i) => (i === 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-say(`\n# Leaderboard: ${benchmark.spec.title} v${benchmark.spec.version} (MCP replay, verified; rules judge)`);
-say(fmt(header));
-say(widths.map((w) => "-".repeat(w)).join("  "));
-for (const r of rows) say(fmt(r));
-say(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s. The web leaderboard arrives with the web-app issue; until then this table is the product.`);
+say(`Serving the leaderboard on http://127.0.0.1:${port} (Ctrl-C stops it)`);
+const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], { stdio: "inherit", env });
+const stop = () => {
+  if (server.exitCode === null) server.kill("SIGTERM");
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+server.on("exit", (code, signal) => process.exit(signal ? 0 : (code ?? 0)));

@@ -125,7 +125,8 @@ export function getItem(
 ): ItemDetail | null {
   const row = db.select().from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid))).get();
   if (!row) return null;
-  const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string };
+  const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string; trace?: { query: string; answer: unknown; calls: ItemDetail["calls"]; responses: unknown[] }[] };
+  const scored = r.trace?.at(-1);
   return {
     capability: row.capability,
     domain: row.domain,
@@ -135,10 +136,10 @@ export function getItem(
     status: row.status,
     stage: row.stage,
     policy: row.policy,
-    query: context.prediction?.query ?? "",
-    answer: context.prediction?.answer ?? null,
-    calls: context.prediction?.calls ?? [],
-    responses: context.responses ?? [],
+    query: context.prediction?.query ?? scored?.query ?? "",
+    answer: context.prediction?.answer ?? scored?.answer ?? null,
+    calls: context.prediction?.calls ?? scored?.calls ?? [],
+    responses: context.responses ?? scored?.responses ?? [],
     verdicts: (r.verdicts ?? []).map((v) => ({ stage: v.stage, turnId: v.turnId, outcome: v.outcome, score: v.score, explanation: v.explanation, judge: v.judge, cacheHit: v.cacheHit, latencyMs: v.latencyMs })),
     detail: r.detail ?? null,
     groundTruth: context.groundTruth ?? null,

@@ -35,6 +35,16 @@ export interface ItemResult {
   verified: boolean;
   /** Why the item has no score of its own: the agent's error, the replay failure. */
   detail?: string;
+  /** What was scored, per scored turn: the agent's turn and the responses it was judged on. */
+  trace?: TurnTrace[];
+}
+
+export interface TurnTrace {
+  turnId: number;
+  query: string;
+  answer: Turn["answer"];
+  calls: Turn["calls"];
+  responses: unknown[];
 }
 
 export interface ScoreOptions {
@@ -102,12 +112,15 @@ async function scoreItem(benchmark: Benchmark, { cap, gt, prediction }: Task, op
   const scoredTurns = cap.spec.scoredTurns === "all" ? gt.turns : gt.turns.slice(-1);
   const now = opts.now ?? (() => performance.now());
   const turns: TurnScore[] = [];
+  const trace: TurnTrace[] = [];
   for (const gtTurn of scoredTurns) {
     const predTurn = pairTurn(prediction, gtTurn, cap.spec.scoredTurns);
     if (!predTurn) {
       turns.push({ turnId: gtTurn.turnId, score: 0, stage: "none", status: "missing_turn", verdicts: [] });
       continue;
     }
+    const predictedResponses = replayed.prediction.find((t) => t.turnId === predTurn.turnId)?.responses ?? [];
+    trace.push({ turnId: gtTurn.turnId, query: predTurn.query, answer: predTurn.answer, calls: predTurn.calls, responses: predictedResponses });
     turns.push(
       await runWaterfall(
         {
@@ -115,7 +128,7 @@ async function scoreItem(benchmark: Benchmark, { cap, gt, prediction }: Task, op
           question: gtTurn.query,
           reference: gtTurn.answer,
           prediction: predTurn,
-          predictedResponses: replayed.prediction.find((t) => t.turnId === predTurn.turnId)?.responses ?? [],
+          predictedResponses,
           groundTruthResponses: replayed.groundTruth.find((t) => t.turnId === gtTurn.turnId)?.responses ?? [],
           policy,
           compat: benchmark.spec.compat,
@@ -137,6 +150,7 @@ async function scoreItem(benchmark: Benchmark, { cap, gt, prediction }: Task, op
     policy: last.verdicts.find((v) => v.stage === "policy")?.outcome ?? "skipped",
     turns: turns.map(({ turnId, score, stage, status }) => ({ turnId, score, stage, status })),
     verdicts: turns.flatMap((t) => t.verdicts),
+    trace,
     ...(last.status === "missing_turn" ? { detail: `no predicted turn with turn_id ${last.turnId}` } : {}),
   };
 }

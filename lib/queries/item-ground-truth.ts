@@ -1,0 +1,24 @@
+/** The ground truth of one item, for the item view: only when the benchmark lets the public see it. */
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { benchmarkVersions, submissions } from "../../db/schema";
+import { loadBenchmark, type Benchmark } from "../benchmark/load-benchmark";
+import type { BenchmarkSpec } from "../benchmark/spec";
+import type { ItemDetail } from "./types";
+
+const loaded = new Map<string, Promise<Benchmark>>();
+
+export async function loadItemGroundTruth(db: Db, submissionId: number, capability: string, uuid: string): Promise<ItemDetail["groundTruth"]> {
+  const row = db
+    .select({ root: benchmarkVersions.root, spec: benchmarkVersions.spec })
+    .from(submissions)
+    .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
+    .where(eq(submissions.id, submissionId))
+    .get();
+  if (!row || !(row.spec as unknown as BenchmarkSpec).showGroundTruth) return null;
+  let p = loaded.get(row.root);
+  if (!p) loaded.set(row.root, (p = loadBenchmark(row.root)));
+  const gt = (await p).capabilities.find((c) => c.spec.id === capability)?.byUuid.get(uuid);
+  const last = gt?.turns.at(-1);
+  return last ? { answer: last.answer, calls: last.calls.map((c) => ({ name: c.name, arguments: c.arguments })) } : null;
+}
