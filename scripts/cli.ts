@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { CliError } from "./commands/cli-errors";
+import { submitCommand, workerCommand, type SubmitFlags, type WorkerFlags } from "./commands/queue";
 import { replayGtCommand, type ReplayGtFlags } from "./commands/replay-gt";
 import { scoreCommand, type ScoreFlags } from "./commands/score";
 import { validateCommand, type ValidateFlags } from "./commands/validate";
@@ -52,6 +53,29 @@ program
   .option("--quiet", "no progress on stderr")
   .action(async (flags: ReplayGtFlags) => {
     process.exitCode = await replayGtCommand(flags);
+  });
+
+program
+  .command("submit")
+  .description("ingest a local bundle into the database: validate it and queue it for scoring")
+  .argument("<bundle>", "bundle folder or .zip")
+  .requiredOption("--benchmark <dir>", "benchmark folder")
+  .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
+  .option("--agent <name>", "agent name (default: the bundle's metadata.json)")
+  .option("--judge <kind>", "rules or openai (default: the benchmark's)")
+  .option("--judge-model <name>", "model for the openai judge")
+  .option("--replay <mode>", "mcp, recorded or none (default: mcp where the benchmark declares servers)")
+  .action(async (bundle: string, flags: SubmitFlags) => {
+    process.exitCode = await submitCommand(bundle, flags);
+  });
+
+program
+  .command("worker")
+  .description("score queued submissions; resumes jobs of a worker that died")
+  .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
+  .option("--until-idle", "stop when the queue is empty")
+  .action(async (flags: WorkerFlags) => {
+    process.exitCode = await workerCommand(flags);
   });
 
 try {
