@@ -11,7 +11,8 @@ import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-export const MIGRATIONS = path.join(import.meta.dirname, "migrations");
+// Next's server bundle has no import.meta.dirname; it runs from the project root.
+export const MIGRATIONS = path.join(import.meta.dirname ?? path.join(/* turbopackIgnore: true */ process.cwd(), "db"), "migrations");
 export const DEFAULT_DB_FILE = ".agentboard/agentboard.db";
 
 export function openDatabase(file: string = process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE, opts: { readonly?: boolean } = {}): Db {

@@ -1,6 +1,7 @@
 /**
- * The whole test suite: typecheck, then vitest. Prints one plain closing line
- * `N passed, N failed` (the typecheck counts as one test) and exits non-zero on any failure.
+ * The whole test suite: typecheck, production build, then vitest (unit, integration,
+ * browser). Prints one plain closing line `N passed, N failed` (typecheck and build count as
+ * one test each) and exits non-zero on any failure.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,6 +16,12 @@ let failed = 0;
 process.stdout.write("== typecheck (tsc --noEmit)\n");
 const tsc = spawnSync("npx", ["tsc", "--noEmit", "-p", "tsconfig.json"], { stdio: "inherit", env });
 if (tsc.status === 0) passed++;
+else failed++;
+
+// The browser tests run against a production build, made once here.
+process.stdout.write("== next build\n");
+const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env });
+if (build.status === 0) passed++;
 else failed++;
 
 const dir = mkdtempSync(path.join(tmpdir(), "agentboard-tests-"));

@@ -1,0 +1,135 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { findBenchmarkVersion } from "@/lib/queries/benchmark-info";
+import { pageDb } from "@/lib/queries/db";
+import { Notice } from "@/components/common/notice";
+import { PageHeader, Section } from "@/components/common/page-header";
+import { ScrollTable } from "@/components/common/scroll-table";
+import { codeClass, linkClass, rowClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Methodology" };
+
+export default function AboutPage() {
+  const info = findBenchmarkVersion(pageDb())?.info;
+  if (!info) {
+    return (
+      <div>
+        <PageHeader title="Methodology" />
+        <Notice>No benchmark is loaded yet.</Notice>
+      </div>
+    );
+  }
+  const weighted = info.capabilities.filter((c) => c.multiSourceWeight !== 1);
+
+  return (
+    <div className="max-w-4xl space-y-8">
+      <PageHeader title="Methodology" lede={`How ${info.title} v${info.version} is scored. ${info.description}`}>
+        {info.versions.length > 1 ? <p className="text-sm text-slate-600 dark:text-slate-400">Versions: {info.versions.join(", ")}.</p> : null}
+      </PageHeader>
+
+      <Section id="capabilities" title="Capabilities">
+        <ScrollTable label="Capability table">
+          <table className={`${tableClass} min-w-[36rem]`}>
+            <caption className="sr-only">The capabilities of the benchmark, their bundle folders and item weights</caption>
+            <thead className={theadClass}>
+              <tr>
+                <th scope="col" className={thClass}>
+                  Capability
+                </th>
+                <th scope="col" className={thClass}>
+                  What it tests
+                </th>
+                <th scope="col" className={thClass}>
+                  Weights
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {info.capabilities.map((c) => (
+                <tr key={c.id} className={rowClass}>
+                  <th scope="row" className={`${tdClass} font-medium`}>
+                    {c.label}
+                    <span className="mt-1 block font-mono text-xs font-normal text-slate-600 dark:text-slate-400">{c.directory}/</span>
+                  </th>
+                  <td className={tdClass}>
+                    {c.description || "—"}
+                    {c.policies ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">Items carry tool-use policies, checked first.</span> : null}
+                  </td>
+                  <td className={`${tdClass} whitespace-nowrap`}>{c.multiSourceWeight !== 1 ? `multi-source ×${c.multiSourceWeight}` : "×1"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollTable>
+      </Section>
+
+      <Section id="waterfall" title="The waterfall">
+        <p className="text-sm">
+          Agentboard never takes submitted numbers. It replays every tool call of the agent against the benchmark&apos;s tool servers and scores the last turn of each dialogue through four
+          stages, in order. Each stage leaves a verdict with its explanation, judge, cache hit and latency, visible on every item&apos;s page.
+        </p>
+        <ol className="list-decimal space-y-2 pl-6 text-sm">
+          <li>
+            <strong>Policy</strong> (items that carry one): checked by program. A tool call the policy forbids scores the item 0. Policy text that maps to no rule is reported as unchecked,
+            never silently passed.
+          </li>
+          <li>
+            <strong>Exact tool response</strong>: every ground-truth tool response of the turn must be among the last {info.exactMatchWindow} replayed responses, compared as canonical
+            JSON. A pass skips the correctness judge and goes straight to groundedness.
+            {info.compat === "vakra" ? " This benchmark uses VAKRA compatibility: a turn whose ground truth has no responses passes vacuously." : " A turn whose ground truth has no tool responses does not pass this stage."}
+          </li>
+          <li>
+            <strong>Correctness</strong> (judge): is the answer the ground-truth answer? No scores the item 0.
+          </li>
+          <li>
+            <strong>Groundedness</strong> (judge): is the answer supported by the query and the replayed tool responses? Its verdict is the item&apos;s score.
+          </li>
+        </ol>
+        <p className="text-sm">
+          A judge that keeps failing gives the item the status <span className={codeClass}>judge_error</span>, not 0; a run with errors is incomplete and cannot be published until it is
+          rescored.
+        </p>
+      </Section>
+
+      <Section id="aggregation" title="Weights and scores">
+        <ul className="list-disc space-y-2 pl-6 text-sm">
+          <li>
+            A capability&apos;s score is 100 × Σ wᵢ·sᵢ / Σ wᵢ over all of its ground-truth items. A missing prediction counts 0 (and is counted as missing).
+          </li>
+          <li>
+            Every item weighs 1
+            {weighted.length > 0
+              ? `, except multi-source items (whose scored turn uses both an API tool and a retriever tool, ${info.retrieverTools.join(", ")}) in ${weighted.map((c) => `${c.label} (×${c.multiSourceWeight})`).join(", ")}.`
+              : "."}
+          </li>
+          <li>
+            <strong>Overall</strong> is the plain mean of the {info.capabilities.length} capability scores, equal weights. A capability that was not submitted shows “—” and counts 0, and the
+            entry is marked <em>partial</em>.
+          </li>
+        </ul>
+      </Section>
+
+      <Section id="uncertainty" title="What ± means, and how ranks tie">
+        <ul className="list-disc space-y-2 pl-6 text-sm">
+          <li>
+            Every score comes with a <strong>95% confidence interval</strong> from a seeded bootstrap over items: the items are resampled with replacement 1,000 times (within each capability) and the middle 95%
+            of the resampled scores is the interval. Shown as [low–high] or as whiskers on the bars.
+          </li>
+          <li>
+            <strong>Rank</strong> = 1 + the number of entries whose lower bound is above this entry&apos;s upper bound. An entry drops below another only when the other&apos;s whole interval lies above its own, so entries that cannot be told apart share a rank.
+            Sorting the table by another column never renumbers the official rank.
+          </li>
+          <li>
+            The{" "}
+            <Link href="/compare" className={linkClass}>
+              compare page
+            </Link>{" "}
+            tests two entries on the same items with a paired bootstrap; a difference is significant when its 95% interval excludes 0.
+          </li>
+        </ul>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * GET /api/submissions/:id: one entry's summary (metadata, run, scores, funnel, timeline,
+ * validation) as JSON. Strong ETag over the body; If-None-Match answers 304. Only GET is
+ * exported, so Next answers other methods with 405.
+ */
+import { createHash } from "node:crypto";
+import { pageDb } from "@/lib/queries/db";
+import { getSubmission } from "@/lib/queries/submission";
+import { parseId } from "@/components/common/search-params";
+
+export const dynamic = "force-dynamic";
+
+const CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while-revalidate=300";
+
+/** True when the If-None-Match header lists this ETag (or `*`); weak and strong forms match. */
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((t) => {
+    const tag = t.trim().replace(/^W\//, "");
+    return tag === "*" || tag === etag;
+  });
+}
+
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const id = parseId((await params).id);
+  const detail = id === null ? null : getSubmission(pageDb(), id);
+  if (!detail) {
+    return Response.json({ error: "not_found", message: "no submission with this id" }, { status: 404, headers: { "Cache-Control": "no-store" } });
+  }
+  const body = JSON.stringify(detail);
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  const headers = { ETag: etag, "Cache-Control": CACHE_CONTROL };
+  if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  return new Response(body, { status: 200, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
+}

@@ -1,0 +1,91 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getChangelog } from "@/lib/queries/activity";
+import { pageDb } from "@/lib/queries/db";
+import { PageHeader } from "@/components/common/page-header";
+import { ScrollTable } from "@/components/common/scroll-table";
+import { StateBadge } from "@/components/common/state-badge";
+import { linkClass, rowClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
+import { TimeStamp } from "@/components/common/time-stamp";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Changelog" };
+
+const LIMIT = 200;
+
+export default function ChangelogPage() {
+  const rows = getChangelog(pageDb(), LIMIT);
+  return (
+    <div>
+      <PageHeader
+        title="Changelog"
+        lede={`The public audit log: every state change, rescore, approval, rejection and withdrawal, with who did it and why. Newest first${rows.length === LIMIT ? `; the latest ${LIMIT} events` : ""}.`}
+      />
+      {rows.length === 0 ? (
+        <p className="text-slate-700 dark:text-slate-300">No events yet.</p>
+      ) : (
+        <ScrollTable label="Audit log">
+          <table className={`${tableClass} min-w-[46rem]`}>
+            <caption className="sr-only">Audit log, newest first</caption>
+            <thead className={theadClass}>
+              <tr>
+                <th scope="col" className={thClass}>
+                  Time
+                </th>
+                <th scope="col" className={thClass}>
+                  Entry
+                </th>
+                <th scope="col" className={thClass}>
+                  Actor
+                </th>
+                <th scope="col" className={thClass}>
+                  Change
+                </th>
+                <th scope="col" className={thClass}>
+                  Reason
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <tr key={i} className={rowClass}>
+                  <td className={`${tdClass} whitespace-nowrap`}>
+                    <TimeStamp iso={r.at} />
+                  </td>
+                  <th scope="row" className={`${tdClass} font-normal whitespace-nowrap`}>
+                    {r.submissionId !== null ? (
+                      <Link href={`/submissions/${r.submissionId}`} className={linkClass}>
+                        {r.agent ?? "submission"} (#{r.submissionId})
+                      </Link>
+                    ) : (
+                      <span className="text-slate-600 dark:text-slate-400">site</span>
+                    )}
+                  </th>
+                  <td className={`${tdClass} whitespace-nowrap`}>{r.actor}</td>
+                  <td className={`${tdClass} whitespace-nowrap`}>
+                    {r.toState ? (
+                      <span className="flex flex-wrap items-center gap-1.5">
+                        {r.fromState ? (
+                          <>
+                            <span className="text-xs text-slate-600 dark:text-slate-400">{r.fromState}</span>
+                            <span aria-hidden="true">→</span>
+                            <span className="sr-only">to</span>
+                          </>
+                        ) : null}
+                        <StateBadge state={r.toState} />
+                      </span>
+                    ) : (
+                      <span className="font-mono text-xs">{r.action}</span>
+                    )}
+                  </td>
+                  <td className={`${tdClass} max-w-md break-words`}>{r.reason || <span className="text-slate-500 dark:text-slate-400">—</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollTable>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { pageDb } from "@/lib/queries/db";
+import { loadItemGroundTruth } from "@/lib/queries/item-ground-truth";
+import { getItem, getSubmission } from "@/lib/queries/submission";
+import { Section } from "@/components/common/page-header";
+import { parseId } from "@/components/common/search-params";
+import { codeClass, linkClass } from "@/components/common/styles";
+import { AgentTurn, GroundTruth } from "@/components/submission/agent-turn";
+import { ItemScore } from "@/components/submission/item-table";
+import { VerdictList } from "@/components/submission/verdict-list";
+
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ id: string; capability: string; uuid: string }>;
+}
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { uuid } = await params;
+  return { title: `Item ${decode(uuid).slice(0, 8)}` };
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-600 dark:text-slate-400">{term}</dt>
+      <dd className="text-sm font-medium">{children}</dd>
+    </div>
+  );
+}
+
+export default async function ItemPage({ params }: Props) {
+  const p = await params;
+  const id = parseId(p.id);
+  const capability = decode(p.capability);
+  const uuid = decode(p.uuid);
+  const db = pageDb();
+  const detail = id === null ? null : getSubmission(db, id);
+  if (!detail?.run) notFound();
+  const item = getItem(db, detail.run.id, capability, uuid);
+  if (!item) notFound();
+  const truth = await loadItemGroundTruth(db, detail.id, capability, uuid);
+  const capLabel = detail.capabilities.find((c) => c.id === item.capability)?.label ?? item.capability;
+  const back = `/submissions/${detail.id}?capability=${encodeURIComponent(item.capability)}#items`;
+
+  return (
+    <article className="space-y-8">
+      <header className="space-y-3">
+        <nav aria-label="Breadcrumb" className="text-sm text-slate-600 dark:text-slate-400">
+          <Link href="/queue" className={linkClass}>
+            Queue
+          </Link>
+          <span aria-hidden="true"> / </span>
+          <Link href={`/submissions/${detail.id}`} className={linkClass}>
+            {detail.agent} (#{detail.id})
+          </Link>
+          <span aria-hidden="true"> / </span>
+          <Link href={back} className={linkClass}>
+            Items
+          </Link>
+          <span aria-hidden="true"> / </span>
+          <span aria-current="page">{item.uuid.slice(0, 8)}</span>
+        </nav>
+        <h1 className="text-2xl font-semibold tracking-tight">
+          Item <span className="font-mono text-xl break-all">{item.uuid}</span>
+        </h1>
+        <dl className="grid grid-cols-2 gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-4 lg:grid-cols-7 dark:border-slate-800">
+          <Fact term="Capability">{capLabel}</Fact>
+          <Fact term="Domain">{item.domain}</Fact>
+          <Fact term="Ended at">{item.stage}</Fact>
+          <Fact term="Status">{item.status}</Fact>
+          <Fact term="Policy">{item.policy}</Fact>
+          <Fact term="Weight">×{item.weight}</Fact>
+          <Fact term="Score">
+            <ItemScore score={item.score} status={item.status} />
+          </Fact>
+        </dl>
+        {item.detail ? (
+          <p className="text-sm">
+            <span className="text-slate-600 dark:text-slate-400">Note: </span>
+            {item.detail}
+          </p>
+        ) : null}
+      </header>
+
+      <Section id="verdicts" title="Waterfall verdicts" description="Each stage in the order it ran; a stage that did not need to run says why it was skipped.">
+        <VerdictList verdicts={item.verdicts} />
+      </Section>
+
+      <Section id="turn" title="Agent's turn">
+        <AgentTurn item={item} />
+      </Section>
+
+      {truth ? (
+        <Section id="ground-truth" title="Ground truth" description="This benchmark publishes its ground truth.">
+          <GroundTruth truth={truth} />
+        </Section>
+      ) : null}
+
+      <p className="text-sm">
+        <Link href={back} className={linkClass}>
+          ← All {capLabel} items of {detail.agent}
+        </Link>{" "}
+        · <span className={codeClass}>{item.capability}</span>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,144 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { pageDb } from "@/lib/queries/db";
+import { getSubmission, listItems } from "@/lib/queries/submission";
+import type { ItemFilters, SubmissionDetail } from "@/lib/queries/types";
+import { Notice } from "@/components/common/notice";
+import { Section } from "@/components/common/page-header";
+import { Pagination } from "@/components/common/pagination";
+import { ProgressMeter } from "@/components/common/progress-meter";
+import { firstParam, parseId, parsePage, queryString, type SearchParams } from "@/components/common/search-params";
+import { linkClass } from "@/components/common/styles";
+import { CapabilityScores } from "@/components/submission/capability-scores";
+import { DomainHeatmap } from "@/components/submission/domain-heatmap";
+import { ItemFilterForm, ITEM_FILTER_KEYS } from "@/components/submission/item-filters";
+import { ItemTable } from "@/components/submission/item-table";
+import { OverallScore } from "@/components/submission/overall-score";
+import { StatusTimeline } from "@/components/submission/status-timeline";
+import { SubmissionBadges } from "@/components/submission/submission-badges";
+import { SubmissionMeta } from "@/components/submission/submission-meta";
+import { ValidationErrors } from "@/components/submission/validation-errors";
+import { WaterfallFunnel } from "@/components/submission/waterfall-funnel";
+
+export const dynamic = "force-dynamic";
+
+const PAGE_SIZE = 50;
+
+interface Props {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<SearchParams>;
+}
+
+function load(raw: string): SubmissionDetail | null {
+  const id = parseId(raw);
+  return id === null ? null : getSubmission(pageDb(), id);
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const detail = load((await params).id);
+  return { title: detail ? `${detail.agent} (#${detail.id})` : "Submission not found" };
+}
+
+export default async function SubmissionPage({ params, searchParams }: Props) {
+  const detail = load((await params).id);
+  if (!detail) notFound();
+  const sp = await searchParams;
+  const filters: ItemFilters = { page: parsePage(firstParam(sp, "page")), pageSize: PAGE_SIZE };
+  for (const k of ITEM_FILTER_KEYS) filters[k] = firstParam(sp, k);
+
+  const run = detail.run;
+  const base = `/submissions/${detail.id}`;
+  const items = run ? listItems(pageDb(), run.id, filters) : null;
+  const capabilityLabels = Object.fromEntries(detail.capabilities.map((c) => [c.id, c.label]));
+  const running = run && (run.status === "queued" || run.status === "running");
+  const waiting = !run && (detail.state === "queued" || detail.state === "scoring" || detail.state === "validating" || detail.state === "received");
+  const invalid = detail.state === "invalid";
+  const scored = run?.status === "completed" && !invalid;
+  const pageHref = (page: number) => `${base}${queryString({ ...Object.fromEntries(ITEM_FILTER_KEYS.map((k) => [k, filters[k]])), page: page > 1 ? page : undefined })}#items`;
+  // A page past the end (an old link after filters changed) goes to the last page.
+  if (items && items.total > 0 && items.rows.length === 0) redirect(pageHref(Math.ceil(items.total / items.pageSize)));
+
+  return (
+    <article className="space-y-8">
+      <header className="space-y-3">
+        <nav aria-label="Breadcrumb" className="text-sm text-slate-600 dark:text-slate-400">
+          <Link href="/queue" className={linkClass}>
+            Queue
+          </Link>
+          <span aria-hidden="true"> / </span>
+          <span aria-current="page">Submission #{detail.id}</span>
+        </nav>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{detail.agent}</h1>
+        <SubmissionBadges detail={detail} />
+        {detail.description ? <p className="max-w-3xl text-slate-700 dark:text-slate-300">{detail.description}</p> : null}
+        <p className="text-sm">
+          <a href={`/api/submissions/${detail.id}`} className={linkClass}>
+            This entry as JSON
+          </a>
+        </p>
+      </header>
+
+      <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="min-w-0 space-y-8">
+          {invalid ? (
+            <Section id="validation" title="Validation errors" description="The bundle did not pass validation, so it was not scored. Fix these and submit again.">
+              {detail.validation ? <ValidationErrors validation={detail.validation} /> : <p className="text-sm">No validation report was stored.</p>}
+            </Section>
+          ) : null}
+
+          {running || waiting ? (
+            <Section id="progress" title="Scoring progress">
+              {run ? (
+                <ProgressMeter done={run.progressDone} total={run.progressTotal} label={`Scoring run #${run.id}`} />
+              ) : (
+                <p className="text-sm">Waiting for a worker to pick this submission up.</p>
+              )}
+              <p className="text-sm text-slate-600 dark:text-slate-400">Scores appear here when the run completes. Reload to update.</p>
+            </Section>
+          ) : null}
+
+          {detail.state === "error" || run?.status === "failed" ? (
+            <Notice kind="problem" title="Scoring failed">
+              The last scoring run did not complete; the status timeline says why. A maintainer can rescore it.
+            </Notice>
+          ) : null}
+
+          {scored ? (
+            <>
+              {run.overall ? <OverallScore overall={run.overall} capabilities={detail.capabilities} /> : null}
+              <Section id="capabilities" title="Capability scores">
+                <CapabilityScores capabilities={detail.capabilities} />
+              </Section>
+              <Section id="domains" title="Scores per domain">
+                <DomainHeatmap capabilities={detail.capabilities} domains={detail.domains} />
+              </Section>
+              {detail.funnel ? (
+                <Section id="funnel" title="Waterfall funnel" description="Where each item's scored turn ended in the waterfall.">
+                  <WaterfallFunnel funnel={detail.funnel} />
+                </Section>
+              ) : null}
+            </>
+          ) : null}
+        </div>
+
+        <aside className="space-y-8" aria-label="Entry details">
+          <Section id="details" title="Details">
+            <SubmissionMeta detail={detail} />
+          </Section>
+          <Section id="timeline" title="Status timeline">
+            <StatusTimeline events={detail.timeline} />
+          </Section>
+        </aside>
+      </div>
+
+      {items && !invalid && (items.total > 0 || ITEM_FILTER_KEYS.some((k) => filters[k])) ? (
+        <Section id="items" title="Items" description="Every ground-truth item of the run. Open one to see each stage's verdict.">
+          <ItemFilterForm action={base} facets={items.facets} filters={filters} capabilityLabels={capabilityLabels} />
+          <ItemTable submissionId={detail.id} rows={items.rows} capabilityLabels={capabilityLabels} />
+          <Pagination page={items.page} pageSize={items.pageSize} total={items.total} hrefFor={pageHref} />
+        </Section>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,129 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { findBenchmarkVersion } from "@/lib/queries/benchmark-info";
+import { pageDb } from "@/lib/queries/db";
+import { JsonBlock } from "@/components/common/json-block";
+import { PageHeader, Section } from "@/components/common/page-header";
+import { codeClass, linkClass } from "@/components/common/styles";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "How to submit" };
+
+const RECORD = [
+  {
+    uuid: "a098722c-818b-49cc-81b7-50910203af7f",
+    domain: "harbor",
+    status: "success",
+    error: "",
+    duration_s: 3.27,
+    output: [
+      {
+        turn_id: 1,
+        query: "And what is its length (m)?",
+        answer: "The answer is 396.39.",
+        sequence: { tool_call: [{ name: "get_ships_by_name", arguments: { name: "Azure Pearl" } }] },
+      },
+    ],
+  },
+];
+
+const METADATA = {
+  agent_name: "my-agent",
+  models: ["provider/model-name"],
+  maintainer: "Your name or team",
+  description: "One or two sentences on how the agent works.",
+  code: "https://github.com/you/my-agent",
+  paper: "https://example.org/report.pdf",
+};
+
+export default function SubmitPage() {
+  const found = findBenchmarkVersion(pageDb());
+  const info = found?.info;
+  const dirs = info?.capabilities.map((c) => c.directory) ?? ["capability_1_bi_apis", "capability_2_dashboard_apis", "capability_3_multihop_reasoning", "capability_4_multiturn"];
+  const tree = ["my-agent/", "  metadata.json", ...dirs.flatMap((d) => [`  ${d}/`, "    <domain>.json", "    …"])].join("\n");
+
+  return (
+    <div className="max-w-4xl space-y-8">
+      <PageHeader
+        title="How to submit"
+        lede={
+          <>
+            Send the raw outputs of your agent, not scores. Agentboard validates the bundle, replays every tool call against the benchmark&apos;s own tool servers, scores each item with the
+            waterfall and publishes the result with confidence intervals after a maintainer approves it.
+            {info ? ` The default benchmark is ${info.title} v${info.version}.` : ""}
+          </>
+        }
+      />
+
+      <Section id="layout" title="1. Lay out the bundle">
+        <p className="text-sm">
+          One folder (or a <span className={codeClass}>.zip</span> of it) with a folder per capability and one <span className={codeClass}>&lt;domain&gt;.json</span> file per domain inside it.
+          A single wrapping folder such as <span className={codeClass}>output/</span> is fine. A capability you leave out is shown as “—” and counts 0 in the overall score, and the entry is
+          marked partial.
+        </p>
+        <JsonBlock value={tree} label="Bundle layout" full />
+        {info ? (
+          <ul className="list-disc space-y-1 pl-6 text-sm">
+            {info.capabilities.map((c) => (
+              <li key={c.id}>
+                <span className={codeClass}>{c.directory}/</span>: {c.label}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </Section>
+
+      <Section id="records" title="2. Write one record per dialogue">
+        <p className="text-sm">
+          Each <span className={codeClass}>&lt;domain&gt;.json</span> is a JSON array of records in VAKRA&apos;s output shape: the dialogue&apos;s <span className={codeClass}>uuid</span> and{" "}
+          <span className={codeClass}>domain</span> (the file&apos;s name), <span className={codeClass}>status</span> (<span className={codeClass}>success</span> or{" "}
+          <span className={codeClass}>error</span>), <span className={codeClass}>error</span>, <span className={codeClass}>duration_s</span>, and <span className={codeClass}>output</span>: one
+          entry per turn with <span className={codeClass}>turn_id</span>, <span className={codeClass}>query</span>, <span className={codeClass}>answer</span> and the tool calls made, in order, in{" "}
+          <span className={codeClass}>sequence.tool_call</span>. Every uuid of the ground truth should appear once; a missing one scores 0.
+        </p>
+        <JsonBlock value={RECORD} label="Example record" full />
+      </Section>
+
+      <Section id="metadata" title="3. Describe the entry in metadata.json">
+        <p className="text-sm">
+          At the bundle root. <span className={codeClass}>agent_name</span>, <span className={codeClass}>models</span>, <span className={codeClass}>maintainer</span> and{" "}
+          <span className={codeClass}>description</span> are shown on the entry&apos;s page; <span className={codeClass}>url</span>, <span className={codeClass}>paper</span>,{" "}
+          <span className={codeClass}>code</span>, <span className={codeClass}>homepage</span> and <span className={codeClass}>repository</span> become links.
+        </p>
+        <JsonBlock value={METADATA} label="Example metadata.json" />
+      </Section>
+
+      <Section id="validate" title="4. Validate it locally">
+        <p className="text-sm">From a checkout of Agentboard, with the benchmark folder (benchmark.yaml and groundtruth/):</p>
+        <JsonBlock value={"npm run cli -- validate <bundle> --benchmark <dir>"} label="Validate command" />
+        <p className="text-sm">
+          It checks the layout, every record and turn, duplicate and unknown uuids, and coverage per capability and domain, and prints each problem with its file and JSON path. Add{" "}
+          <span className={codeClass}>--json</span> for a machine-readable report. A bundle with errors is marked invalid and not scored.
+        </p>
+      </Section>
+
+      <Section id="send" title="5. Send it">
+        <p className="text-sm">
+          Submissions arrive through a GitHub issue template: <span className="font-medium">Leaderboard submission issue form (coming soon)</span>. Attach the bundle or link to it, and a bot
+          follows the issue through each state.
+        </p>
+        <p className="text-sm">
+          Track it on the{" "}
+          <Link href="/queue" className={linkClass}>
+            queue
+          </Link>
+          ; every state change is in the{" "}
+          <Link href="/changelog" className={linkClass}>
+            changelog
+          </Link>
+          . How items are scored is on the{" "}
+          <Link href="/about" className={linkClass}>
+            methodology page
+          </Link>
+          .
+        </p>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+/** Number, date and id formatting shared by the pages: one place, so every page reads the same. */
+import type { ScoreCell } from "@/lib/queries/types";
+
+/** A 0-100 score with one decimal. */
+export function formatScore(score: number): string {
+  return score.toFixed(1);
+}
+
+/** "76.0–92.0": the 95% interval of a score. */
+export function formatInterval(low: number, high: number): string {
+  return `${low.toFixed(1)}–${high.toFixed(1)}`;
+}
+
+/** "84.0 (95% CI 76.0–92.0)" or "not submitted". */
+export function describeCell(cell: ScoreCell): string {
+  if (!cell.submitted) return "not submitted";
+  return `${formatScore(cell.score)} (95% CI ${formatInterval(cell.ciLow, cell.ciHigh)})`;
+}
+
+/** A signed difference in points: "+9.3", "−4.0". */
+export function formatSigned(n: number): string {
+  const v = Math.abs(n) < 0.05 ? 0 : n;
+  return `${v > 0 ? "+" : v < 0 ? "−" : "±"}${Math.abs(v).toFixed(1)}`;
+}
+
+/** "2026-11-22 04:59 UTC": the same on server and client, whatever the time zone. */
+export function formatDateTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
+}
+
+export function formatPercent(part: number, whole: number): string {
+  if (whole <= 0) return "0%";
+  const p = (100 * part) / whole;
+  return `${p < 10 && p > 0 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/** Percent of the 0-100 axis, clamped, for CSS widths. */
+export function axisPercent(score: number): number {
+  return Math.min(100, Math.max(0, score));
+}

@@ -1,0 +1,103 @@
+/** Presentational table cells: rank with tie marker, score ± CI (with a small interval bar), badges. */
+import type { LeaderboardEntry, ScoreCell } from "@/lib/queries/types";
+import { ciHalfWidth, fmtScore, pct } from "./format";
+
+export function RankCell({ rank, tiedWith }: { rank: number; tiedWith: number }) {
+  if (tiedWith <= 1) return <span className="tabular-nums">{rank}</span>;
+  return (
+    <span className="tabular-nums" title={`Tied with ${tiedWith - 1} other ${tiedWith === 2 ? "entry" : "entries"}: their 95% confidence intervals overlap`}>
+      <span aria-hidden="true" className="text-slate-400 dark:text-slate-500">
+        =
+      </span>
+      {rank}
+      <span className="sr-only">{` (tied with ${tiedWith - 1} other)`}</span>
+    </span>
+  );
+}
+
+function CiBar({ cell }: { cell: ScoreCell }) {
+  const lo = pct(cell.ciLow);
+  const hi = pct(cell.ciHigh);
+  return (
+    <span aria-hidden="true" className="relative inline-block h-2 w-10 shrink-0 rounded-full bg-slate-200 dark:bg-slate-700">
+      <span className="absolute inset-y-0 rounded-full bg-sky-400/70 dark:bg-sky-500/60" style={{ left: `${lo.toFixed(1)}%`, width: `${Math.max(hi - lo, 1.5).toFixed(1)}%` }} />
+      <span className="absolute -inset-y-0.5 w-0.5 -translate-x-1/2 rounded bg-sky-800 dark:bg-sky-200" style={{ left: `${pct(cell.score).toFixed(1)}%` }} />
+    </span>
+  );
+}
+
+/** `85.2 ±4.0`; "—" when the capability was not submitted. */
+export function ScoreCiCell({ cell, bar = false, partial = false }: { cell: ScoreCell | undefined; bar?: boolean; partial?: boolean }) {
+  if (!cell || !cell.submitted) {
+    return (
+      <span className="text-slate-400 dark:text-slate-500" title="Not submitted">
+        —<span className="sr-only">not submitted</span>
+      </span>
+    );
+  }
+  const half = ciHalfWidth(cell.ciLow, cell.ciHigh);
+  const score = (
+    <span className="inline-flex items-center justify-end gap-2 whitespace-nowrap" title={`95% CI ${fmtScore(cell.ciLow)}–${fmtScore(cell.ciHigh)}`}>
+      <span className="tabular-nums">
+        <span className="font-medium">{fmtScore(cell.score)}</span>
+        <span className="whitespace-pre text-xs text-slate-500 dark:text-slate-400">{` ±${fmtScore(half)}`}</span>
+        <span className="sr-only">{` (95% confidence interval ${fmtScore(cell.ciLow)} to ${fmtScore(cell.ciHigh)})`}</span>
+      </span>
+      {bar && <CiBar cell={cell} />}
+    </span>
+  );
+  if (!partial) return score;
+  return (
+    <span className="inline-flex flex-col items-end gap-0.5">
+      {score}
+      <span
+        className="rounded bg-amber-100 px-1 text-[11px] font-medium leading-4 text-amber-900 dark:bg-amber-900/50 dark:text-amber-200"
+        title="Partial: not every capability was submitted, so this overall is not comparable"
+      >
+        partial overall
+      </span>
+    </span>
+  );
+}
+
+const BADGES = [
+  {
+    key: "scoredByServer",
+    label: "scored",
+    title: "Scored by the server from the submitted outputs (submitted numbers are never trusted)",
+    className: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300",
+  },
+  {
+    key: "verified",
+    label: "verified",
+    title: "Replay verified: every tool call was replayed against the benchmark's tools",
+    className: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-200",
+  },
+  {
+    key: "partial",
+    label: "partial",
+    title: "Partial: not every capability was submitted",
+    className: "bg-amber-100 text-amber-900 dark:bg-amber-900/50 dark:text-amber-200",
+  },
+  {
+    key: "demo",
+    label: "demo",
+    title: "Demo entry generated for this site, not a real agent",
+    className: "bg-violet-100 text-violet-900 dark:bg-violet-900/50 dark:text-violet-200",
+  },
+] as const;
+
+export function Badges({ badges }: { badges: LeaderboardEntry["badges"] }) {
+  const shown = BADGES.filter((b) => badges[b.key]);
+  if (!shown.length) return null;
+  return (
+    <ul className="flex min-w-[7.5rem] flex-wrap gap-1" aria-label="Badges">
+      {shown.map((b) => (
+        <li key={b.key} title={b.title} className={`rounded px-1.5 py-0.5 text-[11px] font-medium leading-none ${b.className}`}>
+          {b.label}
+          <span className="sr-only">{`: ${b.title}`}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

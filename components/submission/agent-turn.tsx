@@ -1,0 +1,72 @@
+/** The agent's scored turn: query, answer, tool calls and the responses the replay produced. */
+import type { ItemDetail } from "@/lib/queries/types";
+import { JsonBlock } from "@/components/common/json-block";
+import { codeClass } from "@/components/common/styles";
+
+function ToolCalls({ calls, label }: { calls: ItemDetail["calls"]; label: string }) {
+  if (calls.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No tool calls.</p>;
+  return (
+    <ol className="space-y-2" aria-label={label}>
+      {calls.map((c, i) => (
+        <li key={i} className="space-y-1">
+          <p className="text-sm">
+            <span className="text-slate-500 dark:text-slate-400">{i + 1}.</span> <span className={codeClass}>{c.name}</span>
+          </p>
+          <JsonBlock value={c.arguments} label={`Arguments of call ${i + 1}, ${c.name}`} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function AgentTurn({ item }: { item: ItemDetail }) {
+  const stored = item.query !== "" || item.answer !== null || item.calls.length > 0;
+  if (!stored) {
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        The agent&apos;s turn was not stored with this run&apos;s results, so only the verdicts are shown. Runs scored later keep the turn and the replayed responses.
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <div>
+        <h3 className="text-sm font-semibold">Query</h3>
+        <p className="mt-1 text-sm whitespace-pre-wrap">{item.query || "—"}</p>
+      </div>
+      <div>
+        <h3 className="text-sm font-semibold">Answer</h3>
+        {typeof item.answer === "string" ? <p className="mt-1 text-sm whitespace-pre-wrap">{item.answer}</p> : <JsonBlock value={item.answer} label="Answer" />}
+      </div>
+      <div className="space-y-2">
+        <h3 className="text-sm font-semibold">Tool calls ({item.calls.length})</h3>
+        <ToolCalls calls={item.calls} label="Tool calls" />
+      </div>
+      <details className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
+        <summary className="cursor-pointer text-sm font-semibold focus-visible:outline-2 focus-visible:outline-sky-600">Replayed tool responses ({item.responses.length})</summary>
+        <div className="mt-3 space-y-2">
+          {item.responses.length === 0 ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">No responses.</p>
+          ) : (
+            item.responses.map((r, i) => <JsonBlock key={i} value={r} label={`Response ${i + 1}`} />)
+          )}
+        </div>
+      </details>
+    </div>
+  );
+}
+
+export function GroundTruth({ truth }: { truth: NonNullable<ItemDetail["groundTruth"]> }) {
+  return (
+    <div className="space-y-4">
+      <div>
+        <h3 className="text-sm font-semibold">Expected answer</h3>
+        {typeof truth.answer === "string" ? <p className="mt-1 text-sm whitespace-pre-wrap">{truth.answer}</p> : <JsonBlock value={truth.answer} label="Expected answer" />}
+      </div>
+      <div className="space-y-2">
+        <h3 className="text-sm font-semibold">Expected tool calls ({truth.calls.length})</h3>
+        <ToolCalls calls={truth.calls} label="Expected tool calls" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+/** The labels an entry earns: its state, server scoring and replay verification, partial coverage, demo. */
+import type { SubmissionDetail } from "@/lib/queries/types";
+import { StateBadge, Tag } from "@/components/common/state-badge";
+
+export function SubmissionBadges({ detail }: { detail: SubmissionDetail }) {
+  const run = detail.run;
+  return (
+    <ul className="flex flex-wrap items-center gap-2" aria-label="Badges">
+      <li>
+        <StateBadge state={detail.state} />
+      </li>
+      {run?.status === "completed" ? (
+        <li>
+          <Tag tone="good" title="Agentboard re-scored the raw outputs; submitted numbers are never used">
+            ✓ scored by server
+          </Tag>
+        </li>
+      ) : null}
+      {run?.verified ? (
+        <li>
+          <Tag tone="good" title="Every tool call was replayed against the benchmark's tool servers">
+            ✓ replay verified
+          </Tag>
+        </li>
+      ) : run?.status === "completed" ? (
+        <li>
+          <Tag tone="warn" title={`Tool responses came from ${run.replay === "recorded" ? "the bundle itself" : "no replay"}, not a replay`}>
+            unverified replay
+          </Tag>
+        </li>
+      ) : null}
+      {run?.overall && !run.overall.complete ? (
+        <li>
+          <Tag tone="warn" title="Some capabilities were not submitted; they count 0 in the overall score">
+            partial
+          </Tag>
+        </li>
+      ) : null}
+      {detail.isDemo ? (
+        <li>
+          <Tag title="A generated demo entry, not a real agent">demo</Tag>
+        </li>
+      ) : null}
+    </ul>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The browser tests' world: a fresh database with the demo entries, the production build
+ * served by `next start` on a free port, and Debian chromium driven by playwright-core.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { openDatabase } from "@/db/client";
+import { loadDemoEntries } from "@/lib/submissions/demo-entries";
+import { createScoringDeps } from "@/lib/submissions/scoring-deps";
+import { DEMO_DIR } from "@/scripts/demo/build-demo";
+
+export const repo = path.resolve(import.meta.dirname, "../..");
+export const artifacts = path.join(repo, "test-artifacts/screenshots");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+export interface App {
+  url: string;
+  dbFile: string;
+  stop(): Promise<void>;
+}
+
+/** Loads the demo entries into a new database and serves the production build on it. */
+export async function startApp(seed?: (dbFile: string) => Promise<void>): Promise<App> {
+  if (!existsSync(path.join(repo, ".next/BUILD_ID"))) throw new Error("no production build: the test command runs `next build` first");
+  const dir = mkdtempSync(path.join(tmpdir(), "agentboard-e2e-"));
+  const dbFile = path.join(dir, "e2e.db");
+  if (seed) await seed(dbFile);
+  else {
+    const db = openDatabase(dbFile);
+    const deps = createScoringDeps(db);
+    try {
+      await loadDemoEntries(db, DEMO_DIR, deps);
+    } finally {
+      await deps.close();
+      db.$client.close();
+    }
+  }
+  const port = await freePort();
+  const server: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], {
+    cwd: repo,
+    env: { ...process.env, AGENTBOARD_DB: dbFile, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: "ignore",
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (await fetch(url).then((r) => r.ok).catch(() => false)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    dbFile,
+    async stop() {
+      try {
+        process.kill(-server.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** Runs axe-core in the page; returns the violations of `critical` impact. */
+export async function criticalViolations(page: Page): Promise<{ id: string; help: string; nodes: number }[]> {
+  await page.addScriptTag({ path: path.join(repo, "node_modules/axe-core/axe.min.js") });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: unknown[] }[] }> } }).axe;
+    return axe.run(document, { resultTypes: ["violations"] });
+  });
+  return result.violations.filter((v) => v.impact === "critical").map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.length }));
+}
