@@ -1,0 +1,183 @@
+/**
+ * The product in a real browser (Debian chromium via playwright-core) against the production
+ * build, on a database holding the demo entries plus one hostile entry.
+ */
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { registerBenchmark } from "@/lib/submissions/benchmarks";
+import { loadDemoEntries } from "@/lib/submissions/demo-entries";
+import { ingestBundle } from "@/lib/submissions/ingest";
+import { approve } from "@/lib/submissions/review";
+import { createScoringDeps } from "@/lib/submissions/scoring-deps";
+import { runWorker } from "@/lib/submissions/worker";
+import { DEMO_DIR } from "@/scripts/demo/build-demo";
+import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
+
+const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
+
+/** The demo entries, plus the oracle's bundle under a hostile agent name. */
+async function seed(dbFile: string) {
+  const db = openDatabase(dbFile);
+  const deps = createScoringDeps(db);
+  try {
+    await loadDemoEntries(db, DEMO_DIR, deps);
+    const bundle = path.join(mkdtempSync(path.join(tmpdir(), "agentboard-hostile-")), "bundle");
+    cpSync(path.join(DEMO_DIR, "submissions/oracle"), bundle, { recursive: true });
+    writeFileSync(path.join(bundle, "metadata.json"), JSON.stringify({ agent_name: HOSTILE, models: ["<b>bold</b>"], maintainer: "mallory" }));
+    const { versionId } = await registerBenchmark(db, DEMO_DIR, { isDefault: true, now: new Date() });
+    const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "e2e" }, () => new Date());
+    await runWorker(db, deps, { untilIdle: true });
+    approve(db, submissionId, { actor: "e2e", at: new Date() });
+  } finally {
+    await deps.close();
+    db.$client.close();
+  }
+}
+
+let app: App;
+let browser: Browser;
+beforeAll(async () => {
+  app = await startApp(seed);
+  browser = await launchBrowser();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function open(url: string, opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 1000 }, colorScheme: opts.dark ? "dark" : "light" });
+  const page = await ctx.newPage();
+  await page.goto(app.url + url, { waitUntil: "networkidle" });
+  return page;
+}
+
+/** [rank, agent] of every row of the leaderboard table, in order: the rank without its screen-reader note, the agent from the row header. */
+const rows = (page: Page) =>
+  page.$$eval("table", (tables) => {
+    const board = tables.find((t) => t.querySelector("caption")?.textContent?.includes("Leaderboard entries"));
+    return [...(board?.querySelectorAll("tbody tr") ?? [])].map((tr) => [/=?\d+/.exec(tr.querySelector("td")?.textContent ?? "")?.[0] ?? "", tr.querySelector("th a")?.textContent?.trim() ?? ""]);
+  });
+
+describe("the leaderboard", () => {
+  it("server-renders every row with official ranks, escaping user text", async () => {
+    const html = await (await fetch(app.url)).text();
+    for (const agent of ["oracle", "strong-agent", "weak-agent", "policy-breaker", "fabricator", "partial-entry"]) expect(html).toContain(agent);
+    expect(html).not.toContain("Loading");
+    expect(html).not.toContain("<script>window.__xss");
+    const page = await open("/");
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    const r = await rows(page);
+    expect(r.length).toBe(7);
+    expect(r.map((x) => x[1])).toContain(HOSTILE);
+    expect(r.find((x) => x[1] === "fabricator")![0]).toBe("7");
+    await screenshot(page, "leaderboard");
+  });
+
+  it("keeps the official rank when sorting by a capability", async () => {
+    const page = await open("/");
+    const before = new Map((await rows(page)).map(([rank, agent]) => [agent, rank]));
+    await page.getByRole("button", { name: /Multi-source/ }).click();
+    await page.waitForFunction(() => location.search.includes("sort=multiturn"));
+    const after = await rows(page);
+    expect(after.map((x) => x[1])).not.toEqual([...before.keys()]);
+    for (const [rank, agent] of after) expect(rank, agent).toBe(before.get(agent));
+    const policy = after.findIndex((x) => x[1] === "policy-breaker");
+    expect(policy).toBeGreaterThan(after.findIndex((x) => x[1] === "strong-agent"));
+    const measures = await page.evaluate(() => performance.getEntriesByName("leaderboard-sort").map((m) => m.duration));
+    expect(measures.length).toBeGreaterThan(0);
+  });
+
+  it("searches and filters, with the view in the URL", async () => {
+    const page = await open("/");
+    await page.getByLabel("Search agent, model or maintainer").fill("weak");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("q") === "weak");
+    expect((await rows(page)).map((x) => x[1])).toEqual(["weak-agent"]);
+    await page.getByLabel("Search agent, model or maintainer").fill("");
+    await page.getByLabel("Hide partial").check();
+    await page.waitForFunction(() => location.search.includes("partial=0"));
+    expect((await rows(page)).map((x) => x[1])).not.toContain("partial-entry");
+  });
+
+  it("keeps a column toggle across a reload", async () => {
+    const page = await open("/");
+    expect(await page.locator("thead th", { hasText: "Maintainer" }).count()).toBe(1);
+    await page.getByText(/^Columns/).click();
+    await page.getByRole("checkbox", { name: "Maintainer" }).uncheck();
+    await page.waitForFunction(() => location.search.includes("hide="));
+    await page.reload({ waitUntil: "networkidle" });
+    expect(page.url()).toMatch(/hide=[^&]*maintainer/);
+    expect(await page.locator("thead th", { hasText: "Maintainer" }).count()).toBe(0);
+  });
+
+  it("downloads the current view as CSV", async () => {
+    const csv = await (await fetch(`${app.url}/api/leaderboard?format=csv&q=oracle`)).text();
+    const lines = csv.trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/^rank,agent,/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^1,oracle,/);
+    expect(lines[1]).toContain("100");
+    const all = await (await fetch(`${app.url}/api/leaderboard?format=csv`)).text();
+    expect(all).toContain(`"<img src=x onerror=""window.__xss=1""><script>window.__xss=2</script>"`); // quoted, quotes doubled
+  });
+
+  it("works in dark mode and on a phone", async () => {
+    const page = await open("/", { dark: true });
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await screenshot(page, "leaderboard-dark");
+    const phone = await open("/", { width: 390, height: 844 });
+    const scroll = await phone.$eval("table", (t) => {
+      const box = t.parentElement!;
+      return { scrollable: box.scrollWidth > box.clientWidth, sticky: getComputedStyle(t.querySelector("tbody td")!).position };
+    });
+    expect(scroll.scrollable).toBe(true);
+    expect(scroll.sticky).toBe("sticky");
+    await screenshot(phone, "leaderboard-phone");
+    const toggle = await open("/");
+    await toggle.getByRole("button", { name: /dark mode/i }).click();
+    await toggle.reload({ waitUntil: "networkidle" });
+    expect(await toggle.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+  });
+});
+
+describe("entries", () => {
+  it("shows the funnel, the items and an item's verdicts", async () => {
+    const page = await open("/");
+    await page.getByRole("link", { name: "strong-agent" }).click();
+    await page.waitForURL(/\/submissions\/\d+/);
+    await expect(page.getByRole("heading", { name: "Waterfall funnel" }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("heading", { name: "Scores per domain" }).isVisible()).resolves.toBe(true);
+    await screenshot(page, "submission");
+    await page.locator("#items table tbody tr a").first().click();
+    await page.waitForURL(/\/items\//);
+    const text = await page.textContent("main");
+    expect(text).toMatch(/Exact tool response|exact/i);
+    expect(text).toMatch(/Tool calls \(\d+\)/);
+    await screenshot(page, "item");
+  });
+
+  it("compares entries with a paired bootstrap", async () => {
+    const ids = await (await fetch(`${app.url}/api/leaderboard`)).json().then((j: { entries: { id: number; agent: string }[] }) => ["oracle", "fabricator"].map((a) => j.entries.find((e) => e.agent === a)!.id));
+    const page = await open(`/compare?ids=${ids.join(",")}`);
+    const text = (await page.textContent("main")) ?? "";
+    expect(text).toContain("oracle");
+    expect(text).toContain("fabricator");
+    expect(text).toMatch(/significant/);
+    await screenshot(page, "compare");
+  });
+
+  it("has no critical accessibility violations on any page", async () => {
+    const detail = await (await fetch(`${app.url}/api/leaderboard`)).json().then((j: { entries: { id: number }[] }) => j.entries[0]!.id);
+    for (const url of ["/", `/submissions/${detail}`, "/compare", "/queue", "/changelog", "/submit", "/about"]) {
+      for (const dark of [false, true]) {
+        const page = await open(url, { dark });
+        expect(await criticalViolations(page), `${url}${dark ? " (dark)" : ""}`).toEqual([]);
+        await page.context().close();
+      }
+    }
+  });
+});
