@@ -10,6 +10,7 @@ import path from "node:path";
 import { DEFAULT_DB_FILE, openDatabase } from "../db/client";
 import { loadDemoEntries } from "../lib/submissions/demo-entries";
 import { createScoringDeps } from "../lib/submissions/scoring-deps";
+import { SERVER_NODE_OPTIONS } from "./bench-web";
 import { buildDemo, DEMO_DIR } from "./demo/build-demo";
 
 const args = process.argv.slice(2);
@@ -55,7 +56,7 @@ if (!existsSync(buildId) || sourcesChanged()) {
 }
 
 say(`Serving the leaderboard on http://127.0.0.1:${port} (Ctrl-C stops it)`);
-const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], { stdio: "inherit", env });
+const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], { stdio: "inherit", env: { ...env, NODE_OPTIONS: SERVER_NODE_OPTIONS } });
 const stop = () => {
   if (server.exitCode === null) server.kill("SIGTERM");
 };

@@ -4,19 +4,34 @@ import type { Db } from "../../db/client";
 import { capabilityScores, scoringRuns, submissions } from "../../db/schema";
 import { orderByRank } from "../aggregate/rank";
 import { findBenchmarkVersion } from "./benchmark-info";
+import { memoByDataVersion } from "./memo";
 import type { Leaderboard, LeaderboardEntry, ScoreCell } from "./types";
 
 export function getLeaderboard(db: Db, opts: { benchmark?: string; version?: string } = {}): Leaderboard | null {
+  return memoByDataVersion(db, `leaderboard\0${opts.benchmark ?? ""}\0${opts.version ?? ""}`, () => readLeaderboard(db, opts));
+}
+
+function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string }): Leaderboard | null {
   const found = findBenchmarkVersion(db, opts.benchmark, opts.version);
   if (!found) return null;
+  // Only the columns the board shows: a submission row also holds its whole validation report.
   const rows = db
-    .select({ sub: submissions, run: scoringRuns })
+    .select({
+      sub: { id: submissions.id, agentName: submissions.agentName, models: submissions.models, maintainer: submissions.maintainer, isDemo: submissions.isDemo, createdAt: submissions.createdAt },
+      run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt },
+    })
     .from(submissions)
     .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
     .where(and(eq(submissions.benchmarkVersionId, found.version.id), eq(submissions.state, "published"), isNotNull(submissions.currentRunId)))
     .all();
   const runIds = rows.map((r) => r.run.id);
-  const caps = runIds.length ? db.select().from(capabilityScores).where(inArray(capabilityScores.runId, runIds)).all() : [];
+  const caps = runIds.length
+    ? db
+        .select({ runId: capabilityScores.runId, capability: capabilityScores.capability, score: capabilityScores.score, ciLow: capabilityScores.ciLow, ciHigh: capabilityScores.ciHigh, submitted: capabilityScores.submitted, nItems: capabilityScores.nItems, nMissing: capabilityScores.nMissing })
+        .from(capabilityScores)
+        .where(inArray(capabilityScores.runId, runIds))
+        .all()
+    : [];
   const byRun = new Map<number, typeof caps>();
   for (const c of caps) byRun.set(c.runId, [...(byRun.get(c.runId) ?? []), c]);
 

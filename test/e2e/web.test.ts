@@ -11,7 +11,7 @@ import { openDatabase } from "@/db/client";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
 import { ingestBundle } from "@/lib/submissions/ingest";
-import { approve } from "@/lib/submissions/review";
+import { approve, withdraw } from "@/lib/submissions/review";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { DEMO_DIR } from "@/scripts/demo/build-demo";
@@ -181,3 +181,26 @@ describe("entries", () => {
     }
   });
 });
+
+describe("the response cache", () => {
+  it("serves cached pages until the data changes, then the change at once", async () => {
+    const first = await fetch(app.url, { headers: { accept: "text/html" } });
+    expect(first.headers.get("x-agentboard-cache")).toBe("hit");
+    expect(await first.text()).toContain("weak-agent");
+    const api = await fetch(`${app.url}/api/leaderboard`);
+    const etag = api.headers.get("etag")!;
+    expect((await fetch(`${app.url}/api/leaderboard`, { headers: { "if-none-match": etag } })).status).toBe(304);
+
+    // A maintainer withdraws an entry (written by another process, as the worker would).
+    const db = openDatabase(app.dbFile);
+    const { id } = db.$client.prepare("SELECT id FROM submissions WHERE agent_name = 'weak-agent'").get() as { id: number };
+    withdraw(db, id, { actor: "maintainer:e2e", at: new Date() }, "test");
+    db.$client.close();
+
+    expect(await (await fetch(app.url, { headers: { accept: "text/html" } })).text()).not.toContain("weak-agent");
+    const after = await fetch(`${app.url}/api/leaderboard`, { headers: { "if-none-match": etag } });
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { entries: { agent: string }[] }).entries.map((e) => e.agent)).not.toContain("weak-agent");
+  });
+});
+

@@ -4,6 +4,7 @@ import { applyView, parseView } from "@/components/leaderboard/view-state";
 import { pageDb } from "@/lib/queries/db";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
 import { leaderboardCsv } from "@/lib/queries/leaderboard-csv";
+import { memoByDataVersion } from "@/lib/queries/memo";
 
 export const dynamic = "force-dynamic";
 
@@ -28,25 +29,33 @@ export function GET(request: Request): Response {
   const format = params.get("format") ?? "json";
   if (format !== "json" && format !== "csv") return json(400, { error: "format must be json or csv" });
 
+  // The body and its ETag are memoised until the data changes: a request costs one lookup.
+  const db = pageDb();
+  const built = memoByDataVersion(db, `api-leaderboard\0${url.search}`, () => build(params, format));
+  if (!built.ok) return json(404, built.error);
+  const { body, etag, contentType, fileName } = built;
+  const headers = new Headers({ ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding", "Content-Type": contentType });
+  if (fileName) headers.set("Content-Disposition", `attachment; filename="${fileName}"`);
+  if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  return new Response(body, { status: 200, headers });
+}
+
+type Built = { ok: true; body: Uint8Array<ArrayBuffer>; etag: string; contentType: string; fileName: string | null } | { ok: false; error: Record<string, unknown> };
+
+function build(params: URLSearchParams, format: "json" | "csv"): Built {
   const benchmark = params.get("benchmark") || undefined;
   const version = params.get("version") || undefined;
   const board = getLeaderboard(pageDb(), { benchmark, version });
-  if (!board) return json(404, { error: "unknown benchmark or version", benchmark: benchmark ?? null, version: version ?? null });
-
+  if (!board) return { ok: false, error: { error: "unknown benchmark or version", benchmark: benchmark ?? null, version: version ?? null } };
   const view = parseView(params, board.benchmark.capabilities.map((c) => c.id));
   const entries = applyView(board.entries, view);
-  const body =
-    format === "csv" ? leaderboardCsv(board.benchmark.capabilities, entries) : JSON.stringify({ benchmark: board.benchmark, updatedAt: board.updatedAt, entries });
+  const text = format === "csv" ? leaderboardCsv(board.benchmark.capabilities, entries) : JSON.stringify({ benchmark: board.benchmark, updatedAt: board.updatedAt, entries });
+  // Encoded once: every later request sends the same bytes.
+  const body = new TextEncoder().encode(text);
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
-  const headers = new Headers({ ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" });
-  if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
-
   if (format === "csv") {
-    headers.set("Content-Type", "text/csv; charset=utf-8");
-    const name = `${board.benchmark.slug}-${board.benchmark.version}-leaderboard.csv`.replace(/[^\w.-]+/g, "_");
-    headers.set("Content-Disposition", `attachment; filename="${name}"`);
-  } else {
-    headers.set("Content-Type", "application/json; charset=utf-8");
+    const fileName = `${board.benchmark.slug}-${board.benchmark.version}-leaderboard.csv`.replace(/[^\w.-]+/g, "_");
+    return { ok: true, body, etag, contentType: "text/csv; charset=utf-8", fileName };
   }
-  return new Response(body, { status: 200, headers });
+  return { ok: true, body, etag, contentType: "application/json; charset=utf-8", fileName: null };
 }

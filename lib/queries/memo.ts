@@ -1,0 +1,30 @@
+/**
+ * Read models change only when a submission changes state, and every change appends to the
+ * audit log: its highest id is a data version that costs one indexed lookup. Results are
+ * memoised per key until that version moves.
+ */
+import type { Statement } from "better-sqlite3";
+import type { Db } from "../../db/client";
+
+const statements = new WeakMap<Db, Statement>();
+const memo = new Map<string, { version: string; value: unknown }>();
+const MAX_KEYS = 1000;
+
+export function dataVersion(db: Db): string {
+  let st = statements.get(db);
+  if (!st) {
+    st = db.$client.prepare("SELECT (SELECT coalesce(max(id), 0) FROM audit_log) || ':' || (SELECT coalesce(max(id), 0) FROM benchmark_versions) AS v");
+    statements.set(db, st);
+  }
+  return (st.get() as { v: string }).v;
+}
+
+export function memoByDataVersion<T>(db: Db, key: string, compute: () => T): T {
+  const version = dataVersion(db);
+  const hit = memo.get(key);
+  if (hit && hit.version === version) return hit.value as T;
+  const value = compute();
+  if (memo.size >= MAX_KEYS) memo.clear();
+  memo.set(key, { version, value });
+  return value;
+}
