@@ -38,7 +38,6 @@ async function render(url: URL, key: string, version: string): Promise<Cached | 
 export async function proxy(request: NextRequest) {
   // Only plain GETs of documents and the API are cached: renders for the cache, client-router
   // requests (RSC payloads: an `rsc` header or `_rsc` parameter) and the rest pass through.
-  const isPage = request.nextUrl.pathname === "/";
   if (
     request.method !== "GET" ||
     request.headers.has(PASS) ||
@@ -46,7 +45,8 @@ export async function proxy(request: NextRequest) {
     request.headers.has("next-router-prefetch") ||
     request.headers.has("next-router-state-tree") ||
     request.nextUrl.searchParams.has("_rsc") ||
-    (isPage && !(request.headers.get("accept") ?? "").includes("text/html"))
+    request.headers.has("next-url") ||
+    (request.headers.get("accept") ?? "").includes("text/x-component")
   ) {
     return NextResponse.next();
   }
