@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
+import { ColumnHeaders } from "@/components/common/column-headers";
 import Link from "next/link";
 import { findBenchmarkVersion } from "@/lib/queries/benchmark-info";
 import { pageDb } from "@/lib/queries/db";
 import { Notice } from "@/components/common/notice";
 import { PageHeader, Section } from "@/components/common/page-header";
 import { ScrollTable } from "@/components/common/scroll-table";
-import { codeClass, linkClass, rowClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
+import { codeClass, linkClass, rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 
 export const dynamic = "force-dynamic";
 
@@ -35,15 +36,7 @@ export default function AboutPage() {
             <caption className="sr-only">The capabilities of the benchmark, their bundle folders and item weights</caption>
             <thead className={theadClass}>
               <tr>
-                <th scope="col" className={thClass}>
-                  Capability
-                </th>
-                <th scope="col" className={thClass}>
-                  What it tests
-                </th>
-                <th scope="col" className={thClass}>
-                  Weights
-                </th>
+                <ColumnHeaders labels={["Capability", "What it tests", "Weights"]} />
               </tr>
             </thead>
             <tbody>

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
+import { ColumnHeaders } from "@/components/common/column-headers";
 import Link from "next/link";
 import { getChangelog } from "@/lib/queries/activity";
 import { pageDb } from "@/lib/queries/db";
 import { PageHeader } from "@/components/common/page-header";
 import { ScrollTable } from "@/components/common/scroll-table";
 import { StateBadge } from "@/components/common/state-badge";
-import { linkClass, rowClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
+import { linkClass, rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 import { TimeStamp } from "@/components/common/time-stamp";
 
 export const dynamic = "force-dynamic";
@@ -30,21 +31,7 @@ export default function ChangelogPage() {
             <caption className="sr-only">Audit log, newest first</caption>
             <thead className={theadClass}>
               <tr>
-                <th scope="col" className={thClass}>
-                  Time
-                </th>
-                <th scope="col" className={thClass}>
-                  Entry
-                </th>
-                <th scope="col" className={thClass}>
-                  Actor
-                </th>
-                <th scope="col" className={thClass}>
-                  Change
-                </th>
-                <th scope="col" className={thClass}>
-                  Reason
-                </th>
+                <ColumnHeaders labels={["Time", "Entry", "Actor", "Change", "Reason"]} />
               </tr>
             </thead>
             <tbody>

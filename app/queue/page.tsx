@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ColumnHeaders } from "@/components/common/column-headers";
 import Link from "next/link";
 import { getQueue } from "@/lib/queries/activity";
 import { pageDb } from "@/lib/queries/db";
@@ -6,7 +7,7 @@ import { PageHeader } from "@/components/common/page-header";
 import { ProgressMeter } from "@/components/common/progress-meter";
 import { ScrollTable } from "@/components/common/scroll-table";
 import { StateBadge, Tag } from "@/components/common/state-badge";
-import { linkClass, rowClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
+import { linkClass, rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 import { TimeStamp } from "@/components/common/time-stamp";
 import { plural } from "@/components/common/format";
 
@@ -55,27 +56,7 @@ export default function QueuePage() {
             <caption className="sr-only">All submissions, most recently updated first</caption>
             <thead className={theadClass}>
               <tr>
-                <th scope="col" className={thClass}>
-                  #
-                </th>
-                <th scope="col" className={thClass}>
-                  Agent
-                </th>
-                <th scope="col" className={thClass}>
-                  State
-                </th>
-                <th scope="col" className={thClass}>
-                  Progress
-                </th>
-                <th scope="col" className={thClass}>
-                  Benchmark
-                </th>
-                <th scope="col" className={thClass}>
-                  Source
-                </th>
-                <th scope="col" className={thClass}>
-                  Updated
-                </th>
+                <ColumnHeaders labels={["#", "Agent", "State", "Progress", "Benchmark", "Source", "Updated"]} />
               </tr>
             </thead>
             <tbody>

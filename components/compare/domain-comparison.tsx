@@ -1,5 +1,6 @@
 /** Entries side by side per capability and domain, cells shaded by score with the number printed. */
 import type { Comparison } from "@/lib/queries/types";
+import { ColumnHeaders } from "@/components/common/column-headers";
 import { formatScore } from "@/components/common/format";
 import { heatCell } from "@/components/common/heat-scale";
 import { HeatLegend } from "@/components/common/heat-legend";
@@ -16,12 +17,7 @@ export function DomainComparison({ comparison }: { comparison: Comparison }) {
           <caption className="sr-only">Score (0-100) of each entry in each domain, grouped by capability.</caption>
           <thead className="border-b border-slate-300 text-sm dark:border-slate-700">
             <tr>
-              <th scope="col" className={thClass}>
-                Capability
-              </th>
-              <th scope="col" className={thClass}>
-                Domain
-              </th>
+              <ColumnHeaders labels={["Capability", "Domain"]} />
               {entries.map((e) => (
                 <th key={e.id} scope="col" className={`${thClass} text-center`}>
                   {e.agent} <span className="font-normal text-slate-500 dark:text-slate-400">#{e.id}</span>

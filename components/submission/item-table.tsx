@@ -1,5 +1,6 @@
 /** One page of items of a run: where each ended in the waterfall and its score, linking to the item view. */
 import Link from "next/link";
+import { ColumnHeaders } from "@/components/common/column-headers";
 import type { ItemRow } from "@/lib/queries/types";
 import { ScrollTable } from "@/components/common/scroll-table";
 import { linkClass, rowClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
@@ -29,24 +30,7 @@ export function ItemTable({ submissionId, rows, capabilityLabels }: { submission
         <caption className="sr-only">Items of this run with the stage where each ended and its score (0-1)</caption>
         <thead className={theadClass}>
           <tr>
-            <th scope="col" className={thClass}>
-              Item
-            </th>
-            <th scope="col" className={thClass}>
-              Capability
-            </th>
-            <th scope="col" className={thClass}>
-              Domain
-            </th>
-            <th scope="col" className={thClass}>
-              Ended at
-            </th>
-            <th scope="col" className={thClass}>
-              Status
-            </th>
-            <th scope="col" className={thClass}>
-              Policy
-            </th>
+            <ColumnHeaders labels={["Item", "Capability", "Domain", "Ended at", "Status", "Policy"]} />
             <th scope="col" className={`${thClass} text-right`}>
               Weight
             </th>

@@ -1,8 +1,9 @@
 /** Why a bundle was rejected: the first validation errors, each with its file and JSON path. */
 import type { SubmissionDetail } from "@/lib/queries/types";
+import { ColumnHeaders } from "@/components/common/column-headers";
 import { plural } from "@/components/common/format";
 import { ScrollTable } from "@/components/common/scroll-table";
-import { codeClass, rowClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
+import { codeClass, rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 
 export function ValidationErrors({ validation }: { validation: NonNullable<SubmissionDetail["validation"]> }) {
   const shown = validation.firstErrors.slice(0, 20);
@@ -19,15 +20,7 @@ export function ValidationErrors({ validation }: { validation: NonNullable<Submi
             <caption className="sr-only">Validation errors</caption>
             <thead className={theadClass}>
               <tr>
-                <th scope="col" className={thClass}>
-                  Code
-                </th>
-                <th scope="col" className={thClass}>
-                  Where
-                </th>
-                <th scope="col" className={thClass}>
-                  Message
-                </th>
+                <ColumnHeaders labels={["Code", "Where", "Message"]} />
               </tr>
             </thead>
             <tbody>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Breadcrumb } from "@/components/common/breadcrumb";
 import { notFound, redirect } from "next/navigation";
 import { pageDb } from "@/lib/queries/db";
 import { getSubmission, listItems } from "@/lib/queries/submission";
@@ -62,13 +62,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
   return (
     <article className="space-y-8">
       <header className="space-y-3">
-        <nav aria-label="Breadcrumb" className="text-sm text-slate-600 dark:text-slate-400">
-          <Link href="/queue" className={linkClass}>
-            Queue
-          </Link>
-          <span aria-hidden="true"> / </span>
-          <span aria-current="page">Submission #{detail.id}</span>
-        </nav>
+        <Breadcrumb trail={[{ href: "/queue", label: "Queue" }]} current={`Submission #${detail.id}`} />
         <h1 className="text-2xl font-semibold tracking-tight break-words">{detail.agent}</h1>
         <SubmissionBadges detail={detail} />
         {detail.description ? <p className="max-w-3xl text-slate-700 dark:text-slate-300">{detail.description}</p> : null}

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Breadcrumb } from "@/components/common/breadcrumb";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
@@ -57,21 +58,14 @@ export default async function ItemPage({ params }: Props) {
   return (
     <article className="space-y-8">
       <header className="space-y-3">
-        <nav aria-label="Breadcrumb" className="text-sm text-slate-600 dark:text-slate-400">
-          <Link href="/queue" className={linkClass}>
-            Queue
-          </Link>
-          <span aria-hidden="true"> / </span>
-          <Link href={`/submissions/${detail.id}`} className={linkClass}>
-            {detail.agent} (#{detail.id})
-          </Link>
-          <span aria-hidden="true"> / </span>
-          <Link href={back} className={linkClass}>
-            Items
-          </Link>
-          <span aria-hidden="true"> / </span>
-          <span aria-current="page">{item.uuid.slice(0, 8)}</span>
-        </nav>
+        <Breadcrumb
+          trail={[
+            { href: "/queue", label: "Queue" },
+            { href: `/submissions/${detail.id}`, label: `${detail.agent} (#${detail.id})` },
+            { href: back, label: "Items" },
+          ]}
+          current={item.uuid.slice(0, 8)}
+        />
         <h1 className="text-2xl font-semibold tracking-tight">
           Item <span className="font-mono text-xl break-all">{item.uuid}</span>
         </h1>
