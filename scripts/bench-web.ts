@@ -17,13 +17,12 @@ import { ingestBundle } from "../lib/submissions/ingest";
 import { approve } from "../lib/submissions/review";
 import { createScoringDeps } from "../lib/submissions/scoring-deps";
 import { runWorker } from "../lib/submissions/worker";
+import { SERVER_NODE_OPTIONS } from "./commands/server-options";
 import { exampleSized, writeAgentBundle, writeSyntheticBenchmark } from "./synthetic/generate";
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 200);
 const root = path.resolve(".agentboard/bench-web");
 const port = 3300;
-/** A larger young generation: fewer GC pauses at the allocation rate of a busy server. */
-export const SERVER_NODE_OPTIONS = "--max-semi-space-size=64";
 
 export async function seedEntries(dir: string, n: number, log: (s: string) => void = () => {}) {
   await rm(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import path from "node:path";
 import { DEFAULT_DB_FILE, openDatabase } from "../db/client";
 import { loadDemoEntries } from "../lib/submissions/demo-entries";
 import { createScoringDeps } from "../lib/submissions/scoring-deps";
-import { SERVER_NODE_OPTIONS } from "./bench-web";
+import { SERVER_NODE_OPTIONS } from "./commands/server-options";
 import { buildDemo, DEMO_DIR } from "./demo/build-demo";
 
 const args = process.argv.slice(2);

@@ -1,5 +1,5 @@
 /** The agent's scored turn: query, answer, tool calls and the responses the replay produced. */
-import type { ItemDetail } from "@/lib/queries/types";
+import type { ItemDetail, ItemGroundTruth } from "@/lib/queries/types";
 import { JsonBlock } from "@/components/common/json-block";
 import { codeClass } from "@/components/common/styles";
 
@@ -56,7 +56,7 @@ export function AgentTurn({ item }: { item: ItemDetail }) {
   );
 }
 
-export function GroundTruth({ truth }: { truth: NonNullable<ItemDetail["groundTruth"]> }) {
+export function GroundTruth({ truth }: { truth: NonNullable<ItemGroundTruth> }) {
   return (
     <div className="space-y-4">
       <div>

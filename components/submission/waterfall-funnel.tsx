@@ -25,6 +25,29 @@ export function funnelBars(f: Funnel): Bar[] {
   ];
 }
 
+function FunnelRow({ bar: b, max, total }: { bar: Bar; max: number; total: number }) {
+  return (
+    <tr className="border-b border-slate-100 last:border-0 dark:border-slate-800/80">
+      <th scope="row" className="w-36 px-3 py-2 text-left align-middle font-medium sm:w-56">
+        {b.label}
+        <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">{b.hint}</span>
+      </th>
+      <td className="px-3 py-2 align-middle">
+        <div aria-hidden="true" className="h-5 w-full rounded-sm bg-slate-100 dark:bg-slate-800">
+          {b.value > 0 ? <div className={`h-full rounded-sm ${b.bar}`} style={{ width: `${(100 * b.value) / max}%` }} /> : null}
+        </div>
+        <span className="sr-only">{formatPercent(b.value, total)}</span>
+      </td>
+      <td className="w-20 px-3 py-2 text-right align-middle whitespace-nowrap tabular-nums sm:w-28">
+        <span className="font-semibold">{b.value.toLocaleString("en-US")}</span>{" "}
+        <span className="text-xs text-slate-500 dark:text-slate-400" aria-hidden="true">
+          {formatPercent(b.value, total)}
+        </span>
+      </td>
+    </tr>
+  );
+}
+
 export function WaterfallFunnel({ funnel }: { funnel: Funnel }) {
   const bars = funnelBars(funnel);
   const max = Math.max(1, funnel.total);
@@ -42,50 +65,21 @@ export function WaterfallFunnel({ funnel }: { funnel: Funnel }) {
           </thead>
           <tbody>
             {bars.map((b) => (
-              <tr key={b.key} className="border-b border-slate-100 last:border-0 dark:border-slate-800/80">
-                <th scope="row" className="w-36 px-3 py-2 text-left align-middle font-medium sm:w-56">
-                  {b.label}
-                  <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">{b.hint}</span>
-                </th>
-                <td className="px-3 py-2 align-middle">
-                  <div aria-hidden="true" className="h-5 w-full rounded-sm bg-slate-100 dark:bg-slate-800">
-                    <div className={`h-full rounded-sm ${b.bar}`} style={{ width: `${(100 * b.value) / max}%` }} />
-                  </div>
-                  <span className="sr-only">{formatPercent(b.value, funnel.total)}</span>
-                </td>
-                <td className="w-20 px-3 py-2 text-right align-middle whitespace-nowrap tabular-nums sm:w-28">
-                  <span className="font-semibold">{b.value.toLocaleString("en-US")}</span>{" "}
-                  <span className="text-xs text-slate-500 dark:text-slate-400" aria-hidden="true">
-                    {formatPercent(b.value, funnel.total)}
-                  </span>
-                </td>
-              </tr>
+              <FunnelRow key={b.key} bar={b} max={max} total={funnel.total} />
             ))}
           </tbody>
-          <tfoot>
-            <tr className="border-t border-slate-300 dark:border-slate-700">
-              <th scope="row" className="px-3 py-2 text-left font-medium">
-                Exact match passed
-                <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">every ground-truth tool response was reproduced; skips the correctness judge</span>
-              </th>
-              <td className="px-3 py-2 align-middle">
-                <div aria-hidden="true" className="h-5 w-full rounded-sm bg-slate-100 dark:bg-slate-800">
-                  {funnel.exactPassed > 0 ? (
-                    <div
-                      className="h-full rounded-sm border-2 border-emerald-600 bg-[repeating-linear-gradient(135deg,transparent_0_4px,rgb(5_150_105/0.35)_4px_8px)] dark:border-emerald-400"
-                      style={{ width: `${(100 * funnel.exactPassed) / max}%` }}
-                    />
-                  ) : null}
-                </div>
-                <span className="sr-only">{formatPercent(funnel.exactPassed, funnel.total)}</span>
-              </td>
-              <td className="px-3 py-2 text-right align-middle whitespace-nowrap tabular-nums">
-                <span className="font-semibold">{funnel.exactPassed.toLocaleString("en-US")}</span>{" "}
-                <span className="text-xs text-slate-500 dark:text-slate-400" aria-hidden="true">
-                  {formatPercent(funnel.exactPassed, funnel.total)}
-                </span>
-              </td>
-            </tr>
+          <tfoot className="border-t border-slate-300 dark:border-slate-700">
+            <FunnelRow
+              bar={{
+                key: "exact",
+                label: "Exact match passed",
+                hint: "every ground-truth tool response was reproduced; skips the correctness judge",
+                value: funnel.exactPassed,
+                bar: "border-2 border-emerald-600 bg-[repeating-linear-gradient(135deg,transparent_0_4px,rgb(5_150_105/0.35)_4px_8px)] dark:border-emerald-400",
+              }}
+              max={max}
+              total={funnel.total}
+            />
           </tfoot>
         </table>
       </ScrollTable>

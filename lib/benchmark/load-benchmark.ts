@@ -100,7 +100,3 @@ export async function loadBenchmark(root: string): Promise<Benchmark> {
   if (problems.length) throw new BenchmarkError(problems);
   return { root, spec, capabilities, policyTable: policyTableIndex(spec.policyTable), warnings };
 }
-
-export function findCapability(b: Benchmark, id: string): CapabilityData | undefined {
-  return b.capabilities.find((c) => c.spec.id === id);
-}

@@ -4,11 +4,11 @@ import type { Db } from "../../db/client";
 import { benchmarkVersions, submissions } from "../../db/schema";
 import { loadBenchmark, type Benchmark } from "../benchmark/load-benchmark";
 import type { BenchmarkSpec } from "../benchmark/spec";
-import type { ItemDetail } from "./types";
+import type { ItemGroundTruth } from "./types";
 
 const loaded = new Map<string, Promise<Benchmark>>();
 
-export async function loadItemGroundTruth(db: Db, submissionId: number, capability: string, uuid: string): Promise<ItemDetail["groundTruth"]> {
+export async function loadItemGroundTruth(db: Db, submissionId: number, capability: string, uuid: string): Promise<ItemGroundTruth> {
   const row = db
     .select({ root: benchmarkVersions.root, spec: benchmarkVersions.spec })
     .from(submissions)

@@ -75,7 +75,7 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
 
 /** Where items ended: not scored, stopped by policy, exact match passed, failed correctness or groundedness, passed. */
 export function funnel(db: Db, runId: number): Funnel {
-  const rows = db.select({ stage: itemResults.stage, status: itemResults.status, score: itemResults.score }).from(itemResults).where(eq(itemResults.runId, runId)).all();
+  const rows = db.select({ stage: itemResults.stage, status: itemResults.status, score: itemResults.score, result: itemResults.result }).from(itemResults).where(eq(itemResults.runId, runId)).all();
   const f: Funnel = { total: rows.length, notScored: 0, policy: 0, exactPassed: 0, correctnessFailed: 0, groundednessFailed: 0, passed: 0 };
   for (const r of rows) {
     if (r.status !== "scored") f.notScored++;
@@ -83,9 +83,8 @@ export function funnel(db: Db, runId: number): Funnel {
     else if (r.stage === "correctness" && r.score === 0) f.correctnessFailed++;
     else if (r.score > 0) f.passed++;
     else f.groundednessFailed++;
+    if (((r.result as { verdicts?: { stage: string; outcome: string }[] }).verdicts ?? []).some((v) => v.stage === "exact" && v.outcome === "pass")) f.exactPassed++;
   }
-  const exact = db.select({ result: itemResults.result }).from(itemResults).where(eq(itemResults.runId, runId)).all();
-  f.exactPassed = exact.filter(({ result }) => ((result as { verdicts?: { stage: string; outcome: string }[] }).verdicts ?? []).some((v) => v.stage === "exact" && v.outcome === "pass")).length;
   return f;
 }
 
@@ -112,17 +111,8 @@ export function listItems(db: Db, runId: number, filters: ItemFilters = {}): Ite
   return { rows, total, page, pageSize, facets: { capabilities: distinct("capability"), domains: distinct("domain"), stages: distinct("stage"), statuses: distinct("status") } };
 }
 
-/**
- * One item with the agent's turn, the replayed responses and every verdict. The ground
- * truth is included only when the benchmark allows it (`groundTruth` loader passed in).
- */
-export function getItem(
-  db: Db,
-  runId: number,
-  capability: string,
-  uuid: string,
-  context: { prediction?: { query: string; answer: unknown; calls: { name: string; arguments: Record<string, unknown> }[] }; responses?: unknown[]; groundTruth?: ItemDetail["groundTruth"] } = {},
-): ItemDetail | null {
+/** One item with the agent's scored turn, the responses it was judged on, and every verdict. */
+export function getItem(db: Db, runId: number, capability: string, uuid: string): ItemDetail | null {
   const row = db.select().from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid))).get();
   if (!row) return null;
   const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string; trace?: { query: string; answer: unknown; calls: ItemDetail["calls"]; responses: unknown[] }[] };
@@ -136,12 +126,11 @@ export function getItem(
     status: row.status,
     stage: row.stage,
     policy: row.policy,
-    query: context.prediction?.query ?? scored?.query ?? "",
-    answer: context.prediction?.answer ?? scored?.answer ?? null,
-    calls: context.prediction?.calls ?? scored?.calls ?? [],
-    responses: context.responses ?? scored?.responses ?? [],
+    query: scored?.query ?? "",
+    answer: scored?.answer ?? null,
+    calls: scored?.calls ?? [],
+    responses: scored?.responses ?? [],
     verdicts: (r.verdicts ?? []).map((v) => ({ stage: v.stage, turnId: v.turnId, outcome: v.outcome, score: v.score, explanation: v.explanation, judge: v.judge, cacheHit: v.cacheHit, latencyMs: v.latencyMs })),
     detail: r.detail ?? null,
-    groundTruth: context.groundTruth ?? null,
   };
 }

@@ -144,8 +144,10 @@ export interface ItemDetail extends ItemRow {
   responses: unknown[];
   verdicts: VerdictView[];
   detail: string | null;
-  groundTruth: { answer: unknown; calls: { name: string; arguments: Record<string, unknown> }[] } | null;
 }
+
+/** An item's expected answer and calls, shown only when the benchmark allows it. */
+export type ItemGroundTruth = { answer: unknown; calls: { name: string; arguments: Record<string, unknown> }[] } | null;
 
 export interface QueueRow {
   id: number;

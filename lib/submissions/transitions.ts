@@ -46,7 +46,3 @@ export function transition(tx: Tx | Db, submissionId: number, to: SubmissionStat
     .values({ at: move.at, actor: move.actor, action: `state:${to}`, submissionId, fromState: row.state, toState: to, reason: move.reason ?? "", details: move.details ?? null })
     .run();
 }
-
-export function canMove(from: SubmissionState, to: SubmissionState): boolean {
-  return ALLOWED[from].includes(to);
-}
