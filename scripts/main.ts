@@ -4,13 +4,13 @@
  * 127.0.0.1:3000. Running it again changes nothing (no duplicate entries); Ctrl-C stops
  * everything it started.   npm run start:demo [-- --no-serve] [-- --port 3000]
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_DB_FILE, openDatabase } from "../db/client";
 import { loadDemoEntries } from "../lib/submissions/demo-entries";
 import { createScoringDeps } from "../lib/submissions/scoring-deps";
-import { SERVER_NODE_OPTIONS } from "./commands/server-options";
+import { spawnServer } from "./server/spawn-server";
 import { buildDemo, DEMO_DIR } from "./demo/build-demo";
 
 const args = process.argv.slice(2);
@@ -56,7 +56,7 @@ if (!existsSync(buildId) || sourcesChanged()) {
 }
 
 say(`Serving the leaderboard on http://127.0.0.1:${port} (Ctrl-C stops it)`);
-const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], { stdio: "inherit", env: { ...env, NODE_OPTIONS: SERVER_NODE_OPTIONS } });
+const server = spawnServer({ port, cwd: process.cwd(), env, stdio: "inherit" });
 const stop = () => {
   if (server.exitCode === null) server.kill("SIGTERM");
 };

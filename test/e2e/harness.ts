@@ -2,7 +2,6 @@
  * The browser tests' world: a fresh database with the demo entries, the production build
  * served by `next start` on a free port, and Debian chromium driven by playwright-core.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,6 +11,7 @@ import { openDatabase } from "@/db/client";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { DEMO_DIR } from "@/scripts/demo/build-demo";
+import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
 
 export const repo = path.resolve(import.meta.dirname, "../..");
 export const artifacts = path.join(repo, "test-artifacts/screenshots");
@@ -50,17 +50,9 @@ export async function startApp(seed?: (dbFile: string) => Promise<void>): Promis
     }
   }
   const port = await freePort();
-  const server: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], {
-    cwd: repo,
-    env: { ...process.env, AGENTBOARD_DB: dbFile, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-    detached: true,
-  });
+  const server = spawnServer({ port, cwd: repo, env: { AGENTBOARD_DB: dbFile }, detached: true });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if (await fetch(url).then((r) => r.ok).catch(() => false)) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  if (!(await waitForServer(url))) throw new Error(`the app did not answer on ${url}`);
   return {
     url,
     dbFile,
