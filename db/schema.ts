@@ -59,6 +59,8 @@ export const submissions = sqliteTable(
     validationReport: text({ mode: "json" }).$type<Record<string, unknown>>(),
     /** The run shown on pages: the latest completed one. */
     currentRunId: integer(),
+    /** Bumped when the submitter replaces the bundle (an edited issue with a new ZIP link). */
+    revision: integer().notNull().default(1),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
@@ -189,6 +191,54 @@ export const auditLog = sqliteTable(
     details: text({ mode: "json" }).$type<Record<string, unknown>>(),
   },
   (t) => [index("audit_log_submission").on(t.submissionId)],
+);
+
+/**
+ * A submission issue on GitHub and what Agentboard has done with it: the body it last
+ * processed, the comments it has read, and its one status comment.
+ */
+export const githubIssues = sqliteTable(
+  "github_issues",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    repo: text().notNull(),
+    number: integer().notNull(),
+    /** Null until the form parses and a bundle is ingested. */
+    submissionId: integer().references(() => submissions.id),
+    author: text().notNull(),
+    /** sha256 of the issue body last processed; an edit with a new hash is a new revision. */
+    bodySha256: text(),
+    /** The ZIP link of the current revision. */
+    zipUrl: text(),
+    /** The bot's status comment, edited in place. */
+    commentId: integer(),
+    /** What the status comment and labels last said (a hash), so unchanged status is not re-sent. */
+    postedHash: text(),
+    /** Why the last revision could not be processed (form or download problems), for the comment. */
+    problem: text(),
+    /** Comments with ids up to this one have been read for slash commands. */
+    lastCommentId: integer().notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [uniqueIndex("github_issues_unique").on(t.repo, t.number), index("github_issues_submission").on(t.submissionId)],
+);
+
+/** Webhook deliveries: the id makes a redelivery a no-op; the payload waits here until processed. */
+export const githubDeliveries = sqliteTable(
+  "github_deliveries",
+  {
+    deliveryId: text().primaryKey(),
+    event: text().notNull(),
+    payload: text({ mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    status: text({ enum: ["pending", "done", "failed", "ignored"] }).notNull(),
+    /** Failed deliveries are retried a few times before they stay failed. */
+    attempts: integer().notNull().default(0),
+    error: text(),
+    receivedAt: createdAt(),
+    processedAt: integer({ mode: "timestamp_ms" }),
+  },
+  (t) => [index("github_deliveries_status").on(t.status)],
 );
 
 export type SubmissionRow = typeof submissions.$inferSelect;

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { CliError } from "./commands/cli-errors";
+import { ingestCommand, type IngestFlags } from "./commands/github";
 import { submitCommand, workerCommand, type SubmitFlags, type WorkerFlags } from "./commands/queue";
 import { replayGtCommand, type ReplayGtFlags } from "./commands/replay-gt";
 import { scoreCommand, type ScoreFlags } from "./commands/score";
@@ -76,6 +77,16 @@ program
   .option("--until-idle", "stop when the queue is empty")
   .action(async (flags: WorkerFlags) => {
     process.exitCode = await workerCommand(flags);
+  });
+
+program
+  .command("ingest")
+  .description("poll a GitHub repository's submission issues: new and edited forms, slash commands, status comments (idempotent; safe under cron)")
+  .option("--repo <owner/name>", "the repository (default GITHUB_REPOSITORY)")
+  .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
+  .option("--every <seconds>", "keep polling at this interval")
+  .action(async (flags: IngestFlags) => {
+    process.exitCode = await ingestCommand(flags);
   });
 
 try {

@@ -1,5 +1,5 @@
 /** Benchmarks in the database: registered from their folders, loaded back for scoring. */
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { benchmarks, benchmarkVersions } from "../../db/schema";
 import { loadBenchmark, type Benchmark } from "../benchmark/load-benchmark";
@@ -41,4 +41,15 @@ export function benchmarkOfVersion(db: Db, versionId: number): Promise<Benchmark
     cache.set(versionId, p);
   }
   return p;
+}
+
+/** The newest version of the default benchmark (the one `/` shows), where new submissions go. */
+export function defaultVersionId(db: Db): number | undefined {
+  return db
+    .select({ id: benchmarkVersions.id })
+    .from(benchmarkVersions)
+    .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
+    .where(eq(benchmarks.isDefault, true))
+    .orderBy(desc(benchmarkVersions.id))
+    .get()?.id;
 }

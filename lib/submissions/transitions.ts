@@ -6,17 +6,18 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, submissions, type SubmissionState } from "../../db/schema";
 
+// `→ validating` from a settled state is a new revision of the bundle (an edited issue).
 const ALLOWED: Record<SubmissionState, SubmissionState[]> = {
   received: ["validating", "withdrawn"],
   validating: ["invalid", "queued"],
   invalid: ["validating", "withdrawn"],
-  queued: ["scoring", "withdrawn"],
+  queued: ["scoring", "validating", "withdrawn"],
   scoring: ["scored", "error", "queued", "withdrawn"],
-  error: ["queued", "withdrawn", "rejected"],
-  scored: ["approved", "rejected", "queued", "withdrawn"],
-  approved: ["published", "rejected", "queued", "withdrawn"],
-  published: ["queued", "withdrawn", "rejected"],
-  rejected: ["queued"],
+  error: ["queued", "validating", "withdrawn", "rejected"],
+  scored: ["approved", "rejected", "queued", "validating", "withdrawn"],
+  approved: ["published", "rejected", "queued", "validating", "withdrawn"],
+  published: ["queued", "validating", "withdrawn", "rejected"],
+  rejected: ["queued", "validating"],
   withdrawn: [],
 };
 

@@ -11,6 +11,7 @@ import { ingestBundle } from "../../lib/submissions/ingest";
 import { createScoringDeps } from "../../lib/submissions/scoring-deps";
 import { runWorker } from "../../lib/submissions/worker";
 import { CliError, usageError } from "./cli-errors";
+import { githubIntake, startStatusMirror } from "./github";
 
 export interface SubmitFlags {
   benchmark: string;
@@ -55,11 +56,16 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
   process.once("SIGTERM", () => stop.abort());
+  const log = (l: string) => process.stderr.write(`${l}\n`);
+  // With GitHub configured, submission issues follow the scoring as it goes.
+  const github = await githubIntake(db, log).catch(() => null);
+  const stopMirror = github?.repo ? startStatusMirror(github.intake, github.repo, 10_000, log) : async () => {};
   try {
-    const n = await runWorker(db, deps, { untilIdle: flags.untilIdle ?? false, signal: stop.signal, log: (l) => process.stderr.write(`${l}\n`) });
+    const n = await runWorker(db, deps, { untilIdle: flags.untilIdle ?? false, signal: stop.signal, log });
     process.stderr.write(`worker stopped after ${n} job(s)\n`);
     return 0;
   } finally {
+    await stopMirror();
     await deps.close();
     db.$client.close();
   }

@@ -1,0 +1,86 @@
+/**
+ * How Agentboard talks to GitHub, from the environment: the one place that reads it.
+ * GITHUB_TOKEN (or GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY + GITHUB_APP_INSTALLATION_ID),
+ * GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_WEBHOOK_SECRET, BUNDLE_ALLOWED_HOSTS,
+ * BUNDLE_MAX_BYTES, BUNDLE_TIMEOUT_MS, AGENTBOARD_PUBLIC_URL, AGENTBOARD_BUNDLE_DIR, and the
+ * test-only AGENTBOARD_TEST_ALLOW_LOOPBACK.
+ */
+import path from "node:path";
+import { App, Octokit } from "octokit";
+import { parseHostAllowlist } from "../github/download-bundle";
+import { OctokitGitHub, parseRepoRef, type GitHubPort, type RepoRef } from "../github/github-client";
+
+/** Where submitters usually host bundles: GitHub releases, Hugging Face, Zenodo. */
+export const DEFAULT_ALLOWED_HOSTS = ["github.com", "objects.githubusercontent.com", "codeload.github.com", "huggingface.co", "*.huggingface.co", "*.hf.co", "zenodo.org"];
+
+export interface GitHubSettings {
+  repo: RepoRef | null;
+  token: string | null;
+  app: { appId: string; privateKey: string; installationId: number } | null;
+  apiUrl: string;
+  webhookSecret: string | null;
+  allowedHosts: string[];
+  maxBundleBytes: number;
+  downloadTimeoutMs: number;
+  /** Tests only: bundles may come over http from 127.0.0.1. */
+  allowLoopbackHttp: boolean;
+  /** Links in bot comments point here. */
+  publicUrl: string;
+  /** Downloaded bundles, named by their sha256. */
+  bundleDir: string;
+}
+
+export class SettingsError extends Error {
+  override readonly name = "SettingsError";
+}
+
+function positive(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new SettingsError(`${name} must be a positive number, got "${raw}"`);
+  return n;
+}
+
+export function githubSettingsFromEnv(env: Record<string, string | undefined> = process.env): GitHubSettings {
+  const repoText = env.GITHUB_REPOSITORY?.trim();
+  const repo = repoText ? parseRepoRef(repoText) : null;
+  if (repoText && !repo) throw new SettingsError(`GITHUB_REPOSITORY must look like owner/name, got "${repoText}"`);
+  const app =
+    env.GITHUB_APP_ID && env.GITHUB_APP_PRIVATE_KEY && env.GITHUB_APP_INSTALLATION_ID
+      ? { appId: env.GITHUB_APP_ID, privateKey: env.GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, "\n"), installationId: positive(env, "GITHUB_APP_INSTALLATION_ID", 0) }
+      : null;
+  return {
+    repo: repo ?? null,
+    token: env.GITHUB_TOKEN?.trim() || null,
+    app,
+    apiUrl: env.GITHUB_API_URL?.trim() || "https://api.github.com",
+    webhookSecret: env.GITHUB_WEBHOOK_SECRET || null,
+    allowedHosts: env.BUNDLE_ALLOWED_HOSTS ? parseHostAllowlist(env.BUNDLE_ALLOWED_HOSTS) : DEFAULT_ALLOWED_HOSTS,
+    maxBundleBytes: positive(env, "BUNDLE_MAX_BYTES", 512 * 1024 * 1024),
+    downloadTimeoutMs: positive(env, "BUNDLE_TIMEOUT_MS", 120_000),
+    allowLoopbackHttp: env.AGENTBOARD_TEST_ALLOW_LOOPBACK === "1",
+    publicUrl: (env.AGENTBOARD_PUBLIC_URL?.trim() || "http://127.0.0.1:3000").replace(/\/+$/, ""),
+    bundleDir: path.resolve(env.AGENTBOARD_BUNDLE_DIR?.trim() || ".agentboard/bundles"),
+  };
+}
+
+/** True when there are credentials to talk to GitHub at all. */
+export function githubConfigured(s: GitHubSettings): boolean {
+  return s.token !== null || s.app !== null;
+}
+
+/** The GitHub client for these settings: a token, or a GitHub App's installation. */
+export async function connectGitHub(s: GitHubSettings): Promise<GitHubPort> {
+  // Against a local stand-in (tests), octokit's retries and write spacing only slow things down.
+  const local = /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(s.apiUrl);
+  const common = { baseUrl: s.apiUrl, retry: !local, throttle: !local, userAgent: "agentboard" };
+  if (s.token) return new OctokitGitHub({ ...common, token: s.token });
+  if (s.app) {
+    // An installation token lasts an hour: long-running processes reconnect per pass.
+    const app = new App({ appId: s.app.appId, privateKey: s.app.privateKey, Octokit: Octokit.defaults({ baseUrl: s.apiUrl }) });
+    const auth = (await app.octokit.auth({ type: "installation", installationId: s.app.installationId })) as { token: string };
+    return new OctokitGitHub({ ...common, token: auth.token });
+  }
+  throw new SettingsError("GitHub is not configured: set GITHUB_TOKEN, or GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY and GITHUB_APP_INSTALLATION_ID");
+}
