@@ -1,8 +1,8 @@
 /** The public queue (every submission and its state) and the changelog (the audit log). */
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, scoringRuns, submissions } from "../../db/schema";
-import type { ChangelogRow, QueueRow } from "./types";
+import type { ChangelogRow, QueueRow, ReviewRow } from "./types";
 
 export function getQueue(db: Db): QueueRow[] {
   const rows = db
@@ -39,4 +39,28 @@ export function getChangelog(db: Db, limit = 200): ChangelogRow[] {
     .limit(limit)
     .all()
     .map(({ log, agent }) => ({ at: log.at.toISOString(), submissionId: log.submissionId, agent, actor: log.actor, action: log.action, fromState: log.fromState, toState: log.toState, reason: log.reason }));
+}
+
+/** What maintainers act on (/admin): scored entries awaiting approval first, then the rest they may move. */
+export function getReviewQueue(db: Db): ReviewRow[] {
+  const rows = db
+    .select({ sub: submissions, run: scoringRuns })
+    .from(submissions)
+    .leftJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
+    .where(inArray(submissions.state, ["scored", "error", "approved", "published", "rejected"]))
+    .orderBy(desc(submissions.updatedAt), desc(submissions.id))
+    .all();
+  return rows
+    .map(({ sub, run }) => ({
+      id: sub.id,
+      agent: sub.agentName,
+      state: sub.state,
+      source: sub.source,
+      sourceRef: sub.sourceRef,
+      isDemo: sub.isDemo,
+      overall: run?.overallScore ?? null,
+      complete: run?.complete ?? false,
+      updatedAt: sub.updatedAt.toISOString(),
+    }))
+    .sort((a, b) => Number(b.state === "scored") - Number(a.state === "scored"));
 }

@@ -160,6 +160,18 @@ export interface QueueRow {
   isDemo: boolean;
 }
 
+export interface ReviewRow {
+  id: number;
+  agent: string;
+  state: string;
+  source: string;
+  sourceRef: string;
+  isDemo: boolean;
+  overall: number | null;
+  complete: boolean;
+  updatedAt: string;
+}
+
 export interface ChangelogRow {
   at: string;
   submissionId: number | null;

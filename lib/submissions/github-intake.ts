@@ -16,7 +16,8 @@ import { parseIssueForm, renderFormProblems, SUBMISSION_LABEL, type IssueSubmiss
 import { parseSlashCommand, type SlashCommand } from "../github/slash-command";
 import { ingestBundle, metadataFromBundle, reviseBundle, type SubmissionMetadata } from "./ingest";
 import { approve, reject, rescore, withdraw } from "./review";
-import type { GitHubSettings } from "./github-settings";
+import { defaultVersionId } from "./benchmarks";
+import { connectGitHub, githubConfigured, githubSettingsFromEnv, type GitHubSettings } from "./github-settings";
 import { LABEL_PREFIX, loadIssueStatus, renderStatusComment, STATUS_MARKER, statusHash, statusLabel } from "./github-status";
 import { TransitionError } from "./transitions";
 
@@ -134,8 +135,9 @@ export function processIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssu
     if (!sub) {
       const out = await ingestBundle(ctx.db, { versionId: ctx.versionId, bundlePath, source: "github", sourceRef: issue.htmlUrl, actor, metadata }, ctx.now);
       const owner = ctx.db.select().from(githubIssues).where(eq(githubIssues.submissionId, out.submissionId)).get();
-      if (!out.created && owner && owner.id !== row.id) {
-        updateRow(ctx, row.id, { bodySha256: bodySha, problem: `ZIP link: this bundle was already submitted in issue #${owner.number}.` });
+      if (!out.created && owner?.id !== row.id) {
+        const where = owner ? `in issue #${owner.number}` : `as submission ${out.submissionId}`;
+        updateRow(ctx, row.id, { bodySha256: bodySha, problem: `ZIP link: this bundle was already submitted ${where}.` });
         return "needs_changes";
       }
       updateRow(ctx, row.id, { submissionId: out.submissionId, bodySha256: bodySha, zipUrl: form.submission.zipUrl, problem: null });
@@ -369,4 +371,12 @@ export function issueOfSubmission(db: Db, submissionId: number): { repo: RepoRef
   if (!row) return null;
   const [owner, name] = row.repo.split("/");
   return owner && name ? { repo: { owner, repo: name }, row } : null;
+}
+
+/** Mirrors a submission's state on its issue, when it came from GitHub and GitHub is configured. */
+export async function mirrorSubmission(db: Db, submissionId: number, settings: GitHubSettings = githubSettingsFromEnv()): Promise<boolean> {
+  const found = issueOfSubmission(db, submissionId);
+  if (!found || !githubConfigured(settings)) return false;
+  const ctx: GitHubIntake = { db, gh: await connectGitHub(settings), settings, versionId: defaultVersionId(db) ?? 0, now: () => new Date() };
+  return syncIssue(ctx, found.repo, found.row);
 }

@@ -61,7 +61,7 @@ export function githubSettingsFromEnv(env: Record<string, string | undefined> = 
     downloadTimeoutMs: positive(env, "BUNDLE_TIMEOUT_MS", 120_000),
     allowLoopbackHttp: env.AGENTBOARD_TEST_ALLOW_LOOPBACK === "1",
     publicUrl: (env.AGENTBOARD_PUBLIC_URL?.trim() || "http://127.0.0.1:3000").replace(/\/+$/, ""),
-    bundleDir: path.resolve(env.AGENTBOARD_BUNDLE_DIR?.trim() || ".agentboard/bundles"),
+    bundleDir: path.resolve(/*turbopackIgnore: true*/ env.AGENTBOARD_BUNDLE_DIR?.trim() || ".agentboard/bundles"),
   };
 }
 

@@ -34,7 +34,7 @@ export interface App {
 }
 
 /** Loads the demo entries into a new database and serves the production build on it. */
-export async function startApp(seed?: (dbFile: string) => Promise<void>): Promise<App> {
+export async function startApp(seed?: (dbFile: string) => Promise<void>, env: Record<string, string> = {}): Promise<App> {
   if (!existsSync(path.join(repo, ".next/BUILD_ID"))) throw new Error("no production build: the test command runs `next build` first");
   const dir = mkdtempSync(path.join(tmpdir(), "agentboard-e2e-"));
   const dbFile = path.join(dir, "e2e.db");
@@ -50,7 +50,7 @@ export async function startApp(seed?: (dbFile: string) => Promise<void>): Promis
     }
   }
   const port = await freePort();
-  const server = spawnServer({ port, cwd: repo, env: { AGENTBOARD_DB: dbFile }, detached: true });
+  const server = spawnServer({ port, cwd: repo, env: { ...env, AGENTBOARD_DB: dbFile }, detached: true });
   const url = `http://127.0.0.1:${port}`;
   if (!(await waitForServer(url))) throw new Error(`the app did not answer on ${url}`);
   return {

@@ -6,7 +6,8 @@
  * Layout: one local file header + data per entry, then the central directory, then the
  * end of central directory record. No data descriptors, no ZIP64, no encryption.
  */
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import zlib from "node:zlib";
 
 export interface ZipEntrySpec {
@@ -133,4 +134,21 @@ export function writeZip(file: string, entries: readonly ZipEntrySpec[]): Buffer
   const bytes = buildZip(entries);
   writeFileSync(file, bytes);
   return bytes;
+}
+
+/** A folder as a ZIP (deflated, names relative to it); `edit` may change a file's text on the way. */
+export function zipFolder(dir: string, edit: (name: string, text: string) => string = (_, t) => t): Buffer {
+  const entries: ZipEntrySpec[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d).sort()) {
+      const p = path.join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else {
+        const name = path.relative(dir, p).split(path.sep).join("/");
+        entries.push({ name, data: edit(name, readFileSync(p, "utf8")) });
+      }
+    }
+  };
+  walk(dir);
+  return buildZip(entries);
 }

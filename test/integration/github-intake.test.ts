@@ -3,7 +3,7 @@
  * local fake GitHub, bundles come from a local file server (the test-only loopback switch),
  * the worker scores with the mini benchmark.
  */
-import { readdirSync, readFileSync, statSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -20,29 +20,13 @@ import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
 import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
-import { buildZip, type ZipEntrySpec } from "../helpers/zip-writer";
+import { buildZip, zipFolder } from "../helpers/zip-writer";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const mini = path.join(repoRoot, "test/fixtures/mini-benchmark");
 const good = path.join(repoRoot, "test/fixtures/mini-bundles/good");
 const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-gh-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function zipFolder(dir: string, edit: (name: string, text: string) => string = (_, t) => t): Buffer {
-  const entries: ZipEntrySpec[] = [];
-  const walk = (d: string) => {
-    for (const n of readdirSync(d)) {
-      const p = path.join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else {
-        const name = path.relative(dir, p).split(path.sep).join("/");
-        entries.push({ name, data: edit(name, readFileSync(p, "utf8")) });
-      }
-    }
-  };
-  walk(dir);
-  return buildZip(entries);
-}
 
 let clock = 0;
 const now = () => new Date(Date.UTC(2026, 10, 22) + clock++ * 1000);

@@ -1,0 +1,48 @@
+/**
+ * POST /admin/actions: approve, reject (with a reason), rescore or withdraw a submission.
+ * Each is a state move with its audit row (lib/submissions) and is mirrored on the
+ * submission's GitHub issue after the response.
+ */
+import { after } from "next/server";
+import { pageDb } from "@/lib/queries/db";
+import { mirrorSubmission, runCommand } from "@/lib/submissions/github-intake";
+import { TransitionError } from "@/lib/submissions/transitions";
+import type { SlashCommand } from "@/lib/github/slash-command";
+import { adminToken, readCookie, sameOrigin, seeOther, SESSION_COOKIE, sessionValid } from "../auth";
+
+export const dynamic = "force-dynamic";
+
+function command(action: string, reason: string): SlashCommand | string {
+  switch (action) {
+    case "approve":
+    case "rescore":
+      return { name: action };
+    case "reject":
+      return reason ? { name: "reject", reason } : "a rejection needs a reason";
+    case "withdraw":
+      return { name: "withdraw", reason };
+    default:
+      return `unknown action "${action}"`;
+  }
+}
+
+export async function POST(request: Request): Promise<Response> {
+  if (!sameOrigin(request)) return new Response("cross-site request refused", { status: 403 });
+  if (!sessionValid(readCookie(request.headers.get("cookie"), SESSION_COOKIE), adminToken())) return seeOther("/admin?error=session");
+  const form = await request.formData().catch(() => null);
+  const id = Number(form?.get("submissionId"));
+  const action = String(form?.get("action") ?? "");
+  const reason = String(form?.get("reason") ?? "").trim().slice(0, 2000);
+  if (!Number.isInteger(id) || id <= 0) return seeOther("/admin?error=" + encodeURIComponent("no submission given"));
+  const cmd = command(action, reason);
+  if (typeof cmd === "string") return seeOther(`/admin?error=${encodeURIComponent(cmd)}`);
+  const db = pageDb();
+  try {
+    await runCommand({ db }, id, cmd, { actor: "maintainer (admin page)", at: new Date() });
+  } catch (err) {
+    if (!(err instanceof TransitionError)) throw err;
+    return seeOther(`/admin?error=${encodeURIComponent(err.message)}`);
+  }
+  after(() => mirrorSubmission(db, id).catch((err: unknown) => console.error(`mirroring submission ${id} to GitHub: ${err instanceof Error ? err.message : String(err)}`)));
+  return seeOther(`/admin?done=${encodeURIComponent(`${action} #${id}`)}`);
+}

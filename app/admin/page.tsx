@@ -1,0 +1,171 @@
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import Link from "next/link";
+import { ColumnHeaders } from "@/components/common/column-headers";
+import { formatScore } from "@/components/common/format";
+import { Notice } from "@/components/common/notice";
+import { PageHeader } from "@/components/common/page-header";
+import { ScrollTable } from "@/components/common/scroll-table";
+import { StateBadge } from "@/components/common/state-badge";
+import { buttonClass, controlClass, linkClass, rowClass, secondaryButtonClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
+import { TimeStamp } from "@/components/common/time-stamp";
+import { getReviewQueue } from "@/lib/queries/activity";
+import { pageDb } from "@/lib/queries/db";
+import type { ReviewRow } from "@/lib/queries/types";
+import { adminToken, SESSION_COOKIE, sessionValid } from "./auth";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Maintainers", robots: { index: false } };
+
+const ERRORS: Record<string, string> = {
+  token: "That token is not right.",
+  locked: "Too many failed attempts: wait a quarter of an hour and try again.",
+  disabled: "Sign-in is disabled: set AGENTBOARD_ADMIN_TOKEN on the server.",
+  session: "Your session has ended: sign in again.",
+};
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+function SignIn({ error, enabled }: { error?: string; enabled: boolean }) {
+  return (
+    <div className="max-w-md">
+      {error ? <Notice kind="problem">{ERRORS[error] ?? error}</Notice> : null}
+      {enabled ? (
+        <form method="post" action="/admin/login" className="mt-4 flex flex-col gap-3">
+          <label htmlFor="token" className="text-sm font-medium">
+            Maintainer token
+          </label>
+          <input id="token" name="token" type="password" autoComplete="current-password" required className={controlClass} />
+          <button type="submit" className={`${buttonClass} self-start`}>
+            Sign in
+          </button>
+        </form>
+      ) : (
+        <p className="mt-4 text-sm">Sign-in is disabled on this server: set AGENTBOARD_ADMIN_TOKEN to enable it.</p>
+      )}
+    </div>
+  );
+}
+
+function Actions({ row }: { row: ReviewRow }) {
+  const hidden = <input type="hidden" name="submissionId" value={row.id} />;
+  const can = {
+    approve: row.state === "scored",
+    reject: row.state !== "rejected",
+    rescore: row.state !== "approved",
+    withdraw: true,
+  };
+  return (
+    <div className="flex flex-wrap items-start gap-2">
+      {can.approve ? (
+        <form method="post" action="/admin/actions">
+          {hidden}
+          <button name="action" value="approve" className={buttonClass} aria-label={`Approve ${row.agent}`}>
+            Approve
+          </button>
+        </form>
+      ) : null}
+      {can.rescore ? (
+        <form method="post" action="/admin/actions">
+          {hidden}
+          <button name="action" value="rescore" className={secondaryButtonClass} aria-label={`Rescore ${row.agent}`}>
+            Rescore
+          </button>
+        </form>
+      ) : null}
+      {can.reject ? (
+        <form method="post" action="/admin/actions" className="flex gap-1">
+          {hidden}
+          <label className="sr-only" htmlFor={`reason-${row.id}`}>
+            Reason for rejecting {row.agent}
+          </label>
+          <input id={`reason-${row.id}`} name="reason" required placeholder="Reason" className={`${controlClass} w-36`} />
+          <button name="action" value="reject" className={secondaryButtonClass} aria-label={`Reject ${row.agent}`}>
+            Reject
+          </button>
+        </form>
+      ) : null}
+      <form method="post" action="/admin/actions">
+        {hidden}
+        <button name="action" value="withdraw" className={secondaryButtonClass} aria-label={`Withdraw ${row.agent}`}>
+          Withdraw
+        </button>
+      </form>
+    </div>
+  );
+}
+
+export default async function AdminPage({ searchParams }: { searchParams: Search }) {
+  const params = await searchParams;
+  const token = adminToken();
+  const signedIn = sessionValid((await cookies()).get(SESSION_COOKIE)?.value, token);
+  if (!signedIn) {
+    return (
+      <div>
+        <PageHeader title="Maintainers" lede="Sign in with the maintainer token to approve, reject, rescore or withdraw submissions." />
+        <SignIn error={one(params.error)} enabled={token !== null} />
+      </div>
+    );
+  }
+  const rows = getReviewQueue(pageDb());
+  const waiting = rows.filter((r) => r.state === "scored").length;
+  const done = one(params.done);
+  const error = one(params.error);
+  return (
+    <div>
+      <PageHeader title="Maintainers" lede={`${waiting} scored ${waiting === 1 ? "entry awaits" : "entries await"} approval. Every action is written to the changelog and mirrored on the submission's GitHub issue.`}>
+        <form method="post" action="/admin/logout">
+          <button className={secondaryButtonClass}>Sign out</button>
+        </form>
+      </PageHeader>
+      <div className="mb-4 flex flex-col gap-2">
+        {done ? <Notice>Done: {done}.</Notice> : null}
+        {error ? <Notice kind="problem">{ERRORS[error] ?? error}</Notice> : null}
+      </div>
+      {rows.length === 0 ? (
+        <p>Nothing to review.</p>
+      ) : (
+        <ScrollTable label="Submissions to review">
+          <table className={`${tableClass} min-w-[52rem]`}>
+            <caption className="sr-only">Submissions maintainers can act on, those awaiting approval first</caption>
+            <thead className={theadClass}>
+              <tr>
+                <ColumnHeaders labels={["#", "Agent", "State", "Overall", "Updated", "Actions"]} />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} className={rowClass} data-testid={`review-${r.id}`}>
+                  <td className={`${tdClass} tabular-nums`}>{r.id}</td>
+                  <td className={tdClass}>
+                    <Link href={`/submissions/${r.id}`} className={linkClass}>
+                      {r.agent}
+                    </Link>
+                    {r.source === "github" ? (
+                      <a href={r.sourceRef} className={`${linkClass} ml-2 text-xs`} rel="noreferrer">
+                        issue
+                      </a>
+                    ) : null}
+                  </td>
+                  <td className={tdClass}>
+                    <StateBadge state={r.state} />
+                  </td>
+                  <td className={`${tdClass} tabular-nums`}>{r.overall === null ? "—" : `${formatScore(r.overall)}${r.complete ? "" : " (incomplete)"}`}</td>
+                  <td className={tdClass}>
+                    <TimeStamp iso={r.updatedAt} />
+                  </td>
+                  <td className={tdClass}>
+                    <Actions row={r} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollTable>
+      )}
+    </div>
+  );
+}
