@@ -105,8 +105,9 @@ export default function SubmitPage() {
 
       <Section id="send" title="5. Send it">
         <p className="text-sm">
-          Submissions arrive through a GitHub issue template: <span className="font-medium">Leaderboard submission issue form (coming soon)</span>. Attach the bundle or link to it, and a bot
-          follows the issue through each state.
+          Upload the ZIP where it can be downloaded without signing in (a GitHub release, Hugging Face or Zenodo), then open a <span className="font-medium">Leaderboard submission</span> issue in
+          the benchmark&apos;s repository (<em>New issue</em>) and paste the link. A bot comment on the issue follows the submission: the validation report, scoring progress, the capability table
+          and the maintainers&apos; decision. To replace the bundle, upload a new ZIP and edit the link in the issue; comment <code className={codeClass}>/withdraw</code> to take the entry back.
         </p>
         <p className="text-sm">
           Track it on the{" "}
