@@ -1,9 +1,11 @@
 /**
  * Agentboard's command line: `npm run cli -- <command>`.
- * Exit codes: 0 success, 1 invalid bundle, 2 usage error, 3 scored but incomplete.
+ * Exit codes: 0 success, 1 invalid bundle (or eval config/dataset), 2 usage error, 3 scored but
+ * incomplete (or eval items that errored).
  */
 import { Command, CommanderError } from "commander";
 import { CliError } from "./commands/cli-errors";
+import { registerEvalCommand } from "./commands/eval";
 import { ingestCommand, type IngestFlags } from "./commands/github";
 import { submitCommand, workerCommand, type SubmitFlags, type WorkerFlags } from "./commands/queue";
 import { replayGtCommand, type ReplayGtFlags } from "./commands/replay-gt";
@@ -88,6 +90,8 @@ program
   .action(async (flags: IngestFlags) => {
     process.exitCode = await ingestCommand(flags);
   });
+
+registerEvalCommand(program);
 
 try {
   await program.parseAsync(process.argv);

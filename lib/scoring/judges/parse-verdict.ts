@@ -80,7 +80,7 @@ export function parseVerdict(task: JudgeTask, reply: string): ParsedVerdict {
 }
 
 /** Balanced `{…}` objects in the text that parse as JSON, fenced ones included. */
-function* jsonObjects(text: string): Generator<Record<string, unknown>> {
+export function* jsonObjects(text: string): Generator<Record<string, unknown>> {
   for (let start = text.indexOf("{"); start >= 0; start = text.indexOf("{", start + 1)) {
     let depth = 0;
     let inString = false;

@@ -1,0 +1,194 @@
+/**
+ * Loads an evaluation dataset from disk: the dataset (`.json` array or `.jsonl`), an
+ * optional outputs file keyed by id, the reference report of every report item (a path
+ * relative to the dataset) and the agent's report files. Schema problems are diagnostics
+ * with file and JSON path; a reference or report that cannot be read is the item's error
+ * (reported when it is evaluated), not a reason to stop the run.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { DiagnosticSink, type Diagnostic } from "./diagnostic";
+import { readEvalDataset, stripAgentThinking, type AgentOutput, type EvalItem, type HistoryTurn, type ItemDraft, type LoadedReport } from "./eval-dataset";
+import { readOutputsFile, type AgentOutputDraft, type ReportDraft } from "./eval-outputs";
+import { parseMarkdownReport } from "./eval-report-markdown";
+import { readJson } from "./read-json";
+
+export interface EvalLoadOptions {
+  datasetFile: string;
+  outputsFile?: string;
+  /** Where report references resolve; the dataset's folder by default. */
+  referenceBaseDir?: string;
+  /** `evaluation_method` ids handled by report evaluators: their items need a reference report. */
+  reportMethods: ReadonlySet<string>;
+  /** How files are named in diagnostics (default: as given). */
+  displayName?: (file: string) => string;
+}
+
+export interface EvalLoadResult {
+  items: EvalItem[];
+  diagnostics: Diagnostic[];
+  errorCount: number;
+}
+
+export async function loadEvalDataset(opts: EvalLoadOptions): Promise<EvalLoadResult> {
+  const show = opts.displayName ?? ((f: string) => f);
+  const diagnostics: Diagnostic[] = [];
+  const datasetSink = new DiagnosticSink(show(opts.datasetFile));
+  const value = await readJsonOrLines(opts.datasetFile, datasetSink);
+  const drafts = value === undefined ? [] : readEvalDataset(value, datasetSink);
+  diagnostics.push(...datasetSink.items);
+
+  let outputs = new Map<string, AgentOutputDraft>();
+  if (opts.outputsFile) {
+    const sink = new DiagnosticSink(show(opts.outputsFile));
+    const raw = await readJsonOrLines(opts.outputsFile, sink);
+    if (raw !== undefined) outputs = readOutputsFile(raw, sink);
+    const known = new Set(drafts.map((d) => d.id));
+    for (const [id, o] of outputs) if (!known.has(id)) sink.warn("unknown_output_id", `outputs for id "${id}" match no dataset item or turn; ignored`, { path: o.path });
+    for (const d of drafts) {
+      if (d.inlineOutput && outputs.has(d.id)) sink.warn("output_shadowed", `the dataset's inline outputs for "${d.id}" are replaced by this file's`, { path: outputs.get(d.id)!.path });
+    }
+    diagnostics.push(...sink.items);
+  }
+
+  const errorCount = diagnostics.filter((d) => d.severity === "error").length;
+  if (errorCount > 0) return { items: [], diagnostics, errorCount };
+
+  const datasetDir = path.dirname(opts.datasetFile);
+  const referenceDir = opts.referenceBaseDir ?? datasetDir;
+  const files = new Map<string, Promise<LoadedReport>>();
+  const once = (file: string, read: () => Promise<LoadedReport>) => {
+    let p = files.get(file);
+    if (!p) files.set(file, (p = read()));
+    return p;
+  };
+
+  const items: EvalItem[] = [];
+  for (const d of drafts) {
+    const fromFile = outputs.get(d.id);
+    const draft = fromFile ?? d.inlineOutput;
+    const baseDir = fromFile ? path.dirname(opts.outputsFile!) : datasetDir;
+    const output = draft ? await resolveOutput(draft, baseDir, once, show) : null;
+    const needsReference = d.methods.some((m) => opts.reportMethods.has(m));
+    const referenceReport = needsReference ? await resolveReference(d, referenceDir, once, show) : null;
+    items.push({ ...withoutDraftFields(d), history: [], output, referenceReport });
+  }
+  attachHistory(items);
+  return { items, diagnostics, errorCount: 0 };
+}
+
+function withoutDraftFields(d: ItemDraft): Omit<EvalItem, "history" | "output" | "referenceReport"> {
+  const { inlineOutput: _inline, ...rest } = d;
+  return rest;
+}
+
+/** Each turn sees the turns before it, with the agent's own answers. */
+function attachHistory(items: EvalItem[]): void {
+  const byConversation = new Map<string, EvalItem[]>();
+  for (const it of items) {
+    if (!it.conversation) continue;
+    const list = byConversation.get(it.conversation.id) ?? [];
+    list.push(it);
+    byConversation.set(it.conversation.id, list);
+  }
+  for (const turns of byConversation.values()) {
+    turns.sort((a, b) => a.conversation!.index - b.conversation!.index);
+    const history: HistoryTurn[] = [];
+    for (const t of turns) {
+      t.history = [...history];
+      history.push({ turnId: t.conversation!.turnId, query: t.query, answer: t.output?.answer != null ? stripAgentThinking(t.output.answer) : "" });
+    }
+  }
+}
+
+type Once = (file: string, read: () => Promise<LoadedReport>) => Promise<LoadedReport>;
+
+async function resolveOutput(d: AgentOutputDraft, baseDir: string, once: Once, show: (f: string) => string): Promise<AgentOutput> {
+  return {
+    answer: d.answer,
+    toolCalls: d.toolCalls,
+    events: d.events,
+    timestamps: d.timestamps,
+    report: d.report ? await resolveReport(d.report, baseDir, once, show) : null,
+  };
+}
+
+async function resolveReport(r: ReportDraft, baseDir: string, once: Once, show: (f: string) => string): Promise<LoadedReport> {
+  if (r.kind === "json") return { ok: true, value: r.value, source: "inline JSON" };
+  if (r.kind === "markdown") return markdownReport(r.text, "inline markdown");
+  const file = path.resolve(baseDir, r.path);
+  return once(file, async () => {
+    const source = show(file);
+    const bytes = await readReportFile(file);
+    if (typeof bytes === "string") return { ok: false, error: `cannot read the report ${source}: ${bytes}`, source };
+    if (!/\.json$/i.test(file)) return markdownReport(bytes.toString("utf8"), source);
+    return jsonObject(bytes, source, "report");
+  });
+}
+
+function markdownReport(text: string, source: string): LoadedReport {
+  const value = parseMarkdownReport(text);
+  if (Object.keys(value).length === 0) return { ok: false, error: `the markdown report (${source}) has no title, sections or fields`, source };
+  return { ok: true, value, source };
+}
+
+async function resolveReference(d: ItemDraft, baseDir: string, once: Once, show: (f: string) => string): Promise<LoadedReport> {
+  if (d.groundTruth === null || d.groundTruth.trim() === "") {
+    return { ok: false, error: `a report item needs "ground_truth": the path of its reference JSON (${d.path})`, source: "" };
+  }
+  const file = path.resolve(baseDir, d.groundTruth.trim());
+  return once(file, async () => {
+    const source = show(file);
+    const bytes = await readReportFile(file);
+    if (typeof bytes === "string") return { ok: false, error: `cannot read the reference report ${source}: ${bytes}`, source };
+    return jsonObject(bytes, source, "reference report");
+  });
+}
+
+/** The file's bytes, or why it could not be read (the error code). */
+async function readReportFile(file: string): Promise<Buffer | string> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? String(err);
+  }
+}
+
+function jsonObject(bytes: Uint8Array, source: string, what: string): LoadedReport {
+  const json = readJson(bytes);
+  if (!json.ok) return { ok: false, error: `the ${what} ${source} is not valid JSON: ${json.message}`, source };
+  const v = json.value;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return { ok: false, error: `the ${what} ${source} must be a JSON object`, source };
+  return { ok: true, value: v as Record<string, unknown>, source };
+}
+
+/** A JSON file, or JSON Lines when it ends in `.jsonl` (read as an array, one record per line). */
+async function readJsonOrLines(file: string, sink: DiagnosticSink): Promise<unknown> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    sink.error("unreadable", `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    return undefined;
+  }
+  if (!/\.jsonl$/i.test(file)) {
+    const r = readJson(bytes);
+    if (!r.ok) {
+      sink.error(r.code, r.message);
+      return undefined;
+    }
+    return r.value;
+  }
+  const out: unknown[] = [];
+  const lines = bytes.toString("utf8").split(/\r?\n/);
+  let ok = true;
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    const r = readJson(Buffer.from(line));
+    if (!r.ok) {
+      sink.error(r.code, `line ${i + 1}: ${r.message}`, { record: out.length });
+      ok = false;
+    } else out.push(r.value);
+  });
+  return ok ? out : undefined;
+}

@@ -1,0 +1,79 @@
+/**
+ * Reads a graded score out of a model's reply. Reasoning blocks go first; then, in order: a
+ * JSON object with a `score`, a `score:` line (the last one), or a reply that is nothing but
+ * a number. Never the first number in the prose (that is how step numbers become scores),
+ * and never a value outside [0, 1]: both are errors, so the caller asks again.
+ */
+import type { FieldMatch } from "./score-judge";
+import { jsonObjects, stripReasoning } from "./parse-verdict";
+
+export class ScoreParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ScoreParseError";
+  }
+}
+
+const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+
+function scoreValue(raw: unknown): number | undefined {
+  if (typeof raw === "number") return raw;
+  if (typeof raw === "string" && NUMBER.test(raw.trim())) return Number(raw.trim());
+  return undefined;
+}
+
+function inRange(score: number): number {
+  if (!Number.isFinite(score) || score < 0 || score > 1) throw new ScoreParseError(`score ${score} is outside [0, 1]`);
+  return score;
+}
+
+function reasonOf(obj: Record<string, unknown>): string {
+  const r = obj.reasoning ?? obj.reason ?? obj.explanation ?? obj.rationale;
+  return typeof r === "string" ? r : "";
+}
+
+export function parseScoreReply(reply: string): { score: number; reasoning: string } {
+  const text = stripReasoning(reply);
+  for (const obj of jsonObjects(text)) {
+    if (!("score" in obj)) continue;
+    const s = scoreValue(obj.score);
+    if (s !== undefined) return { score: inRange(s), reasoning: reasonOf(obj) };
+  }
+  const line = /^\s*(?:\*\*)?(?:final\s+)?score(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:\*\*)?\s*\.?\s*$/gim;
+  let last: RegExpExecArray | null = null;
+  for (let m = line.exec(text); m; m = line.exec(text)) last = m;
+  if (last) return { score: inRange(Number(last[1])), reasoning: text.slice(0, last.index).trim().slice(0, 500) };
+  if (NUMBER.test(text)) return { score: inRange(Number(text)), reasoning: "" };
+  throw new ScoreParseError(`no score found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+}
+
+/**
+ * Reads a field-discovery reply: `{"<field>": {"score": x, "reference_field": "<name>" | null}}`,
+ * optionally under `fields`. Every asked field must be answered, and a reference field must
+ * be one of the candidates.
+ */
+export function parseDiscoveryReply(reply: string, fields: readonly string[], candidates: readonly string[]): FieldMatch[] {
+  const text = stripReasoning(reply);
+  let found: Record<string, unknown> | undefined;
+  for (const obj of jsonObjects(text)) {
+    const inner = obj.fields;
+    const map = inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as Record<string, unknown>) : obj;
+    if (fields.some((f) => f in map)) {
+      found = map;
+      break;
+    }
+  }
+  if (!found) throw new ScoreParseError(`no field mapping found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  return fields.map((field) => {
+    const entry = found[field];
+    if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw new ScoreParseError(`the judge reply does not score the field ${JSON.stringify(field)}`);
+    const e = entry as Record<string, unknown>;
+    const s = scoreValue(e.score);
+    if (s === undefined) throw new ScoreParseError(`the judge reply gives no numeric score for ${JSON.stringify(field)}`);
+    const ref = e.reference_field ?? e.referenceField ?? null;
+    if (ref !== null && (typeof ref !== "string" || !candidates.includes(ref))) {
+      throw new ScoreParseError(`the judge mapped ${JSON.stringify(field)} to ${JSON.stringify(ref)}, which is not a reference field (expected one of ${candidates.map((c) => JSON.stringify(c)).join(", ") || "none"} or null)`);
+    }
+    return { field, referenceField: ref, score: inRange(s), reasoning: reasonOf(e) };
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * `eval --config <eval.yaml> [--only qa,trajectory] [--output <dir>]`: NVIDIA-style
+ * evaluators (QA, trajectory, report) over a dataset and the agent's outputs. Writes
+ * `<evaluator>_output.json`, `latency_summary.json` and `config_effective.yml`; prints a
+ * table on stdout and progress on stderr. Exit 0 all evaluated, 1 invalid config or dataset,
+ * 2 usage error, 3 evaluated but some items are errors.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import { stringify as stringifyYaml } from "yaml";
+import { formatDiagnostic } from "../../lib/formats/diagnostic";
+import { parseEvalConfig, resolveFrom, type EvalConfig, type JudgeConfig } from "../../lib/formats/eval-config";
+import { loadEvalDataset } from "../../lib/formats/eval-load";
+import { createChatClient, type ChatClient } from "../../lib/scoring/judges/chat-client";
+import { createOpenAiScoreJudge } from "../../lib/scoring/judges/openai-score-judge";
+import { createRulesScoreJudge } from "../../lib/scoring/judges/rules-score-judge";
+import type { ScoreJudge } from "../../lib/scoring/judges/score-judge";
+import { createMemoryVerdictCache } from "../../lib/scoring/judges/verdict-cache";
+import { evaluatorOutputDocument, evaluatorOutputFile, latencySummaryDocument } from "../../lib/scoring/evaluators/eval-output";
+import { buildEvaluators, reportMethodIds } from "../../lib/scoring/evaluators/from-config";
+import { parseOnlyOption, unroutedMethods } from "../../lib/scoring/evaluators/routing";
+import { runEvaluation, selectByKinds, type EvalRun } from "../../lib/scoring/evaluators/run-evaluation";
+import { CliError, usageError } from "./cli-errors";
+import { createProgress } from "./progress";
+
+export interface EvalFlags {
+  config: string;
+  only?: string;
+  output?: string;
+  quiet?: boolean;
+}
+
+export function registerEvalCommand(program: Command): void {
+  program
+    .command("eval")
+    .description("run NVIDIA-style evaluators (qa, trajectory, report) over a dataset and the agent's outputs")
+    .requiredOption("--config <file>", "eval.yaml: dataset, outputs, evaluators, concurrency, output folder")
+    .option("--only <kinds>", 'evaluator kinds to run: "all" (the default) or a list such as qa,trajectory')
+    .option("--output <dir>", "output folder (overrides outputDir in the config)")
+    .option("--quiet", "no progress on stderr")
+    .action(async (flags: EvalFlags) => {
+      process.exitCode = await evalCommand(flags);
+    });
+}
+
+/** A path as the user would type it: relative below the working directory, absolute elsewhere. */
+const rel = (p: string) => {
+  const r = path.relative(process.cwd(), p);
+  return r === "" ? "." : r.startsWith("..") || path.isAbsolute(r) ? p : r;
+};
+
+export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const only = parseOnlyOption(flags.only);
+  if (!only.ok) throw usageError(only.error);
+  const configFile = path.resolve(flags.config);
+  const text = await readFile(configFile, "utf8").catch((e: NodeJS.ErrnoException) => {
+    throw usageError(`--config ${flags.config}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+  });
+  const parsed = parseEvalConfig(text, rel(configFile));
+  if (!parsed.ok) throw new CliError(`invalid config:\n  ${parsed.errors.join("\n  ")}`, 1);
+  const config = parsed.config;
+
+  const makeJudge = judgeFactory(env);
+  const built = await buildEvaluators(config, configFile, { readText: (f) => readFile(f, "utf8"), makeJudge, displayName: rel });
+  if (!built.ok) throw new CliError(`invalid config:\n  ${built.errors.join("\n  ")}`, 1);
+
+  const loaded = await loadEvalDataset({
+    datasetFile: resolveFrom(configFile, config.dataset),
+    ...(config.outputs ? { outputsFile: resolveFrom(configFile, config.outputs) } : {}),
+    ...(config.referenceBaseDir ? { referenceBaseDir: resolveFrom(configFile, config.referenceBaseDir) } : {}),
+    reportMethods: reportMethodIds(config),
+    displayName: rel,
+  });
+  for (const d of loaded.diagnostics) process.stderr.write(`${d.severity === "error" ? "error" : "warning"}: ${formatDiagnostic(d)}\n`);
+  if (loaded.errorCount > 0) throw new CliError(`the dataset is invalid (${loaded.errorCount} error(s)); nothing was evaluated`, 1);
+
+  const unrouted = unroutedMethods(loaded.items, new Set(built.evaluators.map((e) => e.methodId)));
+  for (const [m, n] of unrouted) process.stderr.write(`warning: evaluation_method "${m}" (on ${n} item(s)) names no configured evaluator\n`);
+
+  const { items, evaluators } = selectByKinds(loaded.items, built.evaluators, only.kinds);
+  if (evaluators.length === 0) throw usageError(`--only ${flags.only}: the config has no evaluator of ${only.kinds === "all" ? "any kind" : only.kinds.join(", ")}`);
+
+  const run = await runEvaluation({
+    items,
+    evaluators,
+    concurrency: config.concurrency,
+    ...(flags.quiet ? {} : { onProgress: createProgress("evaluating") }),
+  });
+
+  const outDir = flags.output ? path.resolve(flags.output) : resolveFrom(configFile, config.outputDir);
+  await mkdir(outDir, { recursive: true });
+  for (const e of run.evaluators) await writeJson(path.join(outDir, evaluatorOutputFile(e)), evaluatorOutputDocument(e));
+  await writeJson(path.join(outDir, "latency_summary.json"), latencySummaryDocument(run.latency));
+  await writeFile(path.join(outDir, "config_effective.yml"), stringifyYaml(effectiveConfig(config, configFile, outDir, only.kinds)));
+
+  process.stdout.write(renderEvalTable(run, outDir));
+  if (run.nErrors > 0) {
+    process.stderr.write(`warning: ${run.nErrors} item(s) could not be evaluated (status "error"); the run is incomplete\n`);
+    return 3;
+  }
+  return 0;
+}
+
+async function writeJson(file: string, doc: unknown): Promise<void> {
+  await writeFile(file, JSON.stringify(doc, null, 2) + "\n");
+}
+
+/** Judges by config: rules, or openai sharing one chat client (and its limit) per endpoint and model. */
+function judgeFactory(env: NodeJS.ProcessEnv): (config: JudgeConfig, evaluator: string) => ScoreJudge {
+  const cache = createMemoryVerdictCache();
+  const clients = new Map<string, ChatClient>();
+  return (config, evaluator) => {
+    if (config.kind === "rules") return createRulesScoreJudge();
+    let apiKey: string | undefined;
+    if (config.apiKeyEnv) {
+      apiKey = env[config.apiKeyEnv];
+      if (!apiKey) throw usageError(`evaluator "${evaluator}": its judge reads the API key from $${config.apiKeyEnv}, which is not set`);
+    }
+    const key = JSON.stringify([config.baseUrl, config.model, config.apiKeyEnv ?? null]);
+    let client = clients.get(key);
+    const opts = {
+      baseUrl: config.baseUrl,
+      model: config.model,
+      ...(apiKey ? { apiKey } : {}),
+      ...(config.concurrency ? { concurrency: config.concurrency } : {}),
+      ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
+      ...(config.maxAttempts ? { maxAttempts: config.maxAttempts } : {}),
+    };
+    if (!client) clients.set(key, (client = createChatClient(opts)));
+    return createOpenAiScoreJudge({ ...opts, client, cache });
+  };
+}
+
+/** The config as run: defaults filled in, paths resolved, the filter and output folder applied. No secrets. */
+function effectiveConfig(config: EvalConfig, configFile: string, outDir: string, kinds: readonly string[] | "all"): Record<string, unknown> {
+  const abs = (p: string) => resolveFrom(configFile, p);
+  return {
+    config: configFile,
+    ...config,
+    dataset: abs(config.dataset),
+    ...(config.outputs ? { outputs: abs(config.outputs) } : {}),
+    ...(config.referenceBaseDir ? { referenceBaseDir: abs(config.referenceBaseDir) } : {}),
+    outputDir: outDir,
+    only: kinds === "all" ? "all" : [...kinds],
+    evaluators: Object.fromEntries(
+      Object.entries(config.evaluators).map(([name, e]) => [
+        name,
+        e.type === "report" ? { ...e, metrics: abs(e.metrics) } : e.type === "trajectory" && e.toolSchemas ? { ...e, toolSchemas: abs(e.toolSchemas) } : e,
+      ]),
+    ),
+  };
+}
+
+const f4 = (x: number | null) => (x === null ? "—" : x.toFixed(4));
+
+export function renderEvalTable(run: EvalRun, outDir: string): string {
+  const rows: string[][] = [["Evaluator", "Kind", "Judge", "Avg score", "Scored", "Skipped", "Errors", "File"]];
+  for (const e of run.evaluators) {
+    rows.push([e.name, e.kind, e.judge, f4(e.summary.averageScore), String(e.summary.nScored), String(e.summary.nSkipped), String(e.summary.nError), evaluatorOutputFile(e)]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const numeric = new Set([3, 4, 5, 6]);
+  const line = (r: string[]) => r.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const out = [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)];
+  for (const e of run.evaluators) {
+    for (const [k, v] of Object.entries(e.summary.subScores)) out.push(`${e.name}: average ${k} score ${f4(v)}`);
+  }
+  const l = run.latency.perItem;
+  const s = (x: number | null) => (x === null ? "—" : `${x.toFixed(2)}s`);
+  out.push(l.n ? `Average latency: ${s(l.average)} (p50 ${s(l.p50)}, p95 ${s(l.p95)}) over ${l.n} of ${run.latency.items.length} item(s)` : "Average latency: — (no event timestamps)");
+  out.push(`Outputs: ${rel(outDir)}`);
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { JudgeError } from "@/lib/scoring/judges/judge";
+import { gradeAnswer, gradeFieldValue, matchFieldNames } from "@/lib/scoring/judges/rules-score-judge";
+import { createRulesScoreJudge } from "@/lib/scoring/judges/rules-score-judge";
+import type { GradeRequest, ScoreJudge } from "@/lib/scoring/judges/score-judge";
+import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
+import { createQaEvaluator } from "@/lib/scoring/evaluators/qa-evaluator";
+import { item, output } from "./helpers";
+
+describe("rules QA grading", () => {
+  it("scores the share of the reference's numbers and names the answer states", () => {
+    expect(gradeAnswer("3 forklifts crossed dock 4 in that window.", "3 forklifts crossed loading dock 4.").score).toBe(1);
+    expect(gradeAnswer("4 people wore vests.", "4 of the 6 people wore vests.")).toMatchObject({ score: 0.5, reasoning: "1 of 2 reference facts appear in the answer; missing: 6" });
+    // Numbers agree at the reference's precision.
+    expect(gradeAnswer("about 41.26", "41.2587").score).toBe(1);
+    expect(gradeAnswer("Camera cam-07 at Gate B", "The camera at Gate B is cam-07.").score).toBe(1);
+  });
+
+  it("falls back to content words when the reference states no number or name", () => {
+    // Content words of the reference: worker, wore, helmet → the answer has worker and helmet.
+    expect(gradeAnswer("the worker had a helmet", "the worker wore a helmet").score).toBeCloseTo(2 / 3, 10);
+  });
+
+  it("fails empty answers, refusals and the opposite yes/no", () => {
+    expect(gradeAnswer("  ", "3").score).toBe(0);
+    expect(gradeAnswer("I cannot determine that from the footage.", "3")).toMatchObject({ score: 0, reasoning: "the answer declines to answer" });
+    expect(gradeAnswer("Yes, the worker at Gate B wore a helmet.", "No. The worker at Gate B wore no helmet.")).toMatchObject({ score: 0, reasoning: 'the answer says "yes" where the reference says "no"' });
+    expect(gradeAnswer("No: Gate B's worker had no helmet.", "No. The worker at Gate B wore no helmet.").score).toBe(1);
+  });
+
+  it("grades report field values as same text or token F1", () => {
+    expect(gradeFieldValue("High!", "high").score).toBe(1);
+    expect(gradeFieldValue("red truck", "red flatbed truck").score).toBeCloseTo(0.8, 10);
+  });
+
+  it("maps field names exactly first, then by shared words, each reference field once", () => {
+    expect(matchFieldNames(["Vehicle Count", "severity", "Other"], ["Severity", "Count of vehicles", "Notes"])).toEqual([
+      { field: "Vehicle Count", referenceField: null },
+      { field: "severity", referenceField: "Severity" },
+      { field: "Other", referenceField: null },
+    ]);
+    expect(matchFieldNames(["time_of_day", "Time"], ["Time", "Time of day"])).toEqual([
+      { field: "time_of_day", referenceField: "Time of day" },
+      { field: "Time", referenceField: "Time" },
+    ]);
+  });
+});
+
+describe("QA evaluator", () => {
+  it("strips agent thinking and passes question, answer and reference to the judge's prompt", async () => {
+    const seen: GradeRequest[] = [];
+    const judge: ScoreJudge = {
+      id: "fake",
+      readsPrompts: true,
+      async grade(req) {
+        seen.push(req);
+        return { score: 0.75, reasoning: "mostly", promptHash: "abc", cacheHit: false };
+      },
+      async discoverFields() {
+        throw new Error("unused");
+      },
+    };
+    const ev = createQaEvaluator({ name: "qa", judge, template: "Q={question} A={answer} R={reference} {{literal}}" });
+    const r = await evaluateItem(ev, item({ output: output({ answer: "<agent-think>count them</agent-think> Three." }) }));
+    expect(r).toMatchObject({ id: "i1", evaluator: "qa", kind: "qa", status: "scored", score: 0.75, reasoning: "mostly", error: null, judge: "fake" });
+    expect(seen[0]!.messages[1]).toEqual({ role: "user", content: "Q=How many forklifts crossed dock 4? A=Three. R=3 forklifts crossed dock 4. {literal}" });
+    expect(seen[0]!.messages[0]!.content).toContain('"score"');
+    expect(r.details).toMatchObject({ generated_answer: "Three.", prompt_hash: "abc" });
+  });
+
+  it("makes a missing output, answer or reference an error, and a judge fault an error item", async () => {
+    const ev = createQaEvaluator({ name: "qa", judge: createRulesScoreJudge() });
+    expect(await evaluateItem(ev, item({ output: null }))).toMatchObject({ status: "error", score: null, error: "no agent output for this item" });
+    expect(await evaluateItem(ev, item({ output: output() }))).toMatchObject({ status: "error", error: "the agent's output has no generated answer" });
+    expect(await evaluateItem(ev, item({ groundTruth: null }))).toMatchObject({ status: "error", error: "the item has no ground_truth to compare the answer with" });
+    const failing: ScoreJudge = {
+      id: "openai:m",
+      readsPrompts: true,
+      grade: async () => {
+        throw new JudgeError("judge failed after 5 attempts: HTTP 429", 5);
+      },
+      discoverFields: async () => {
+        throw new Error("unused");
+      },
+    };
+    const r = await evaluateItem(createQaEvaluator({ name: "qa", judge: failing }), item());
+    expect(r).toMatchObject({ status: "error", score: null, error: "judge failed after 5 attempts: HTTP 429", judge: "openai:m" });
+  });
+
+  it("scores an empty answer 0: a bad answer is a score, not an error", async () => {
+    const r = await evaluateItem(createQaEvaluator({ name: "qa", judge: createRulesScoreJudge() }), item({ output: output({ answer: "" }) }));
+    expect(r).toMatchObject({ status: "scored", score: 0, reasoning: "the answer is empty" });
+  });
+
+  it("refuses templates with unknown or missing placeholders", () => {
+    expect(() => createQaEvaluator({ name: "qa", judge: createRulesScoreJudge(), template: "{question} {answr} {reference}" })).toThrow(
+      "qa: QA prompt template: unknown placeholder {answr}; this template may use {question}, {answer}, {reference}; the template never uses {answer}",
+    );
+  });
+});
