@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
-import type { Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail } from "./types";
+import type { Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail, TrajectoryRow, TrajectoryView } from "./types";
 
 function submissionWithBenchmark(db: Db, id: number) {
   return db
@@ -66,6 +66,7 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
     }),
     domains: domains.map((d) => ({ capability: d.capability, domain: d.domain, score: d.score, nItems: d.nItems })),
     funnel: run?.status === "completed" ? funnel(db, run.id) : null,
+    trajectory: run?.status === "completed" ? trajectoryRows(db, run.id, spec) : [],
     timeline: timeline.map((t) => ({ at: t.at.toISOString(), actor: t.actor, action: t.action, fromState: t.fromState, toState: t.toState, reason: t.reason })),
     validation: report?.summary
       ? { errors: report.summary.errors, warnings: report.summary.warnings, warningCounts: report.warningCounts ?? {}, firstErrors: (report.errors ?? []).slice(0, 20).map((e) => ({ code: e.code, file: e.file, ...(e.path ? { path: e.path } : {}), message: e.message })) }
@@ -115,7 +116,7 @@ export function listItems(db: Db, runId: number, filters: ItemFilters = {}): Ite
 export function getItem(db: Db, runId: number, capability: string, uuid: string): ItemDetail | null {
   const row = db.select().from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid))).get();
   if (!row) return null;
-  const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string; trace?: { query: string; answer: unknown; calls: ItemDetail["calls"]; responses: unknown[] }[] };
+  const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string; trajectory?: TrajectoryView; trace?: { query: string; answer: unknown; calls: ItemDetail["calls"]; responses: unknown[] }[] };
   const scored = r.trace?.at(-1);
   return {
     capability: row.capability,
@@ -132,5 +133,22 @@ export function getItem(db: Db, runId: number, capability: string, uuid: string)
     responses: scored?.responses ?? [],
     verdicts: (r.verdicts ?? []).map((v) => ({ stage: v.stage, turnId: v.turnId, outcome: v.outcome, score: v.score, explanation: v.explanation, judge: v.judge, cacheHit: v.cacheHit, latencyMs: v.latencyMs })),
     detail: r.detail ?? null,
+    trajectory: r.trajectory ?? null,
   };
+}
+
+/** Means of the stored trajectory diagnostics, per capability, in one grouped query. */
+function trajectoryRows(db: Db, runId: number, spec: BenchmarkSpec): TrajectoryRow[] {
+  const rows = db.$client
+    .prepare(
+      `SELECT capability, count(*) AS n, avg(json_extract(result, '$.trajectory.score')) AS score,
+              avg(json_extract(result, '$.trajectory.toolNamesF1')) AS names, avg(json_extract(result, '$.trajectory.paramsF1')) AS params,
+              avg(json_extract(result, '$.trajectory.exact')) AS exact
+       FROM item_results WHERE run_id = ? AND json_type(result, '$.trajectory') IS NOT NULL GROUP BY capability`,
+    )
+    .all(runId) as { capability: string; n: number; score: number; names: number; params: number | null; exact: number }[];
+  return spec.capabilities.flatMap((c) => {
+    const r = rows.find((x) => x.capability === c.id);
+    return r ? [{ capability: c.id, label: c.label, n: r.n, score: r.score, toolNamesF1: r.names, paramsF1: r.params, exactShare: r.exact }] : [];
+  });
 }

@@ -94,6 +94,8 @@ export interface SubmissionDetail {
   capabilities: (ScoreCell & { id: string; label: string; nItems: number; nMissing: number; nError: number; nPolicyUnchecked: number })[];
   domains: { capability: string; domain: string; score: number; nItems: number }[];
   funnel: Funnel | null;
+  /** Per capability: the deterministic trajectory comparison, a diagnostic outside the ranking. */
+  trajectory: TrajectoryRow[];
   timeline: TimelineEvent[];
   validation: { errors: number; warnings: number; warningCounts: Record<string, number>; firstErrors: { code: string; file: string; path?: string; message: string }[] } | null;
 }
@@ -137,6 +139,26 @@ export interface VerdictView {
   latencyMs: number;
 }
 
+export interface TrajectoryRow {
+  capability: string;
+  label: string;
+  /** Items with a comparison (a scored turn). */
+  n: number;
+  score: number;
+  toolNamesF1: number;
+  paramsF1: number | null;
+  exactShare: number;
+}
+
+export interface TrajectoryView {
+  score: number;
+  toolNamesF1: number;
+  paramsF1: number | null;
+  order: number | null;
+  exact: boolean;
+  summary: string;
+}
+
 export interface ItemDetail extends ItemRow {
   query: string;
   answer: unknown;
@@ -144,6 +166,7 @@ export interface ItemDetail extends ItemRow {
   responses: unknown[];
   verdicts: VerdictView[];
   detail: string | null;
+  trajectory: TrajectoryView | null;
 }
 
 /** An item's expected answer and calls, shown only when the benchmark allows it. */

@@ -3,6 +3,7 @@
  * waterfall per scored turn, dialogue score = mean of its scored turns. Missing predictions
  * and agent errors are items with score 0 and a status that says so.
  */
+import { compareToolCalls, sequentialSteps } from "./evaluators/trajectory-compare";
 import type { Benchmark, CapabilityData } from "../benchmark/load-benchmark";
 import { itemWeight, type SourceKind } from "../benchmark/item-weight";
 import { resolvePolicy } from "../benchmark/policy";
@@ -37,6 +38,25 @@ export interface ItemResult {
   detail?: string;
   /** What was scored, per scored turn: the agent's turn and the responses it was judged on. */
   trace?: TurnTrace[];
+  /**
+   * A diagnostic, not part of the score: the last scored turn's tool calls against the ground
+   * truth's, compared deterministically (tool names, parameters, order).
+   */
+  trajectory?: TrajectoryDiagnostic;
+}
+
+export interface TrajectoryDiagnostic {
+  score: number;
+  toolNamesF1: number;
+  paramsF1: number | null;
+  order: number | null;
+  exact: boolean;
+  summary: string;
+}
+
+function trajectoryDiagnostic(predicted: Turn["calls"], expected: Turn["calls"]): TrajectoryDiagnostic {
+  const c = compareToolCalls(sequentialSteps(predicted), sequentialSteps(expected));
+  return { score: c.score, toolNamesF1: c.toolNames.f1, paramsF1: c.params?.f1 ?? null, order: c.order?.score ?? null, exact: c.exact, summary: c.summary };
 }
 
 export interface TurnTrace {
@@ -113,12 +133,15 @@ async function scoreItem(benchmark: Benchmark, { cap, gt, prediction }: Task, op
   const now = opts.now ?? (() => performance.now());
   const turns: TurnScore[] = [];
   const trace: TurnTrace[] = [];
+  let lastPair: { predicted: Turn; expected: Turn } | undefined;
   for (const gtTurn of scoredTurns) {
     const predTurn = pairTurn(prediction, gtTurn, cap.spec.scoredTurns);
     if (!predTurn) {
+      lastPair = undefined;
       turns.push({ turnId: gtTurn.turnId, score: 0, stage: "none", status: "missing_turn", verdicts: [] });
       continue;
     }
+    lastPair = { predicted: predTurn, expected: gtTurn };
     const predictedResponses = replayed.prediction.find((t) => t.turnId === predTurn.turnId)?.responses ?? [];
     trace.push({ turnId: gtTurn.turnId, query: predTurn.query, answer: predTurn.answer, calls: predTurn.calls, responses: predictedResponses });
     turns.push(
@@ -151,6 +174,7 @@ async function scoreItem(benchmark: Benchmark, { cap, gt, prediction }: Task, op
     turns: turns.map(({ turnId, score, stage, status }) => ({ turnId, score, stage, status })),
     verdicts: turns.flatMap((t) => t.verdicts),
     trace,
+    ...(lastPair ? { trajectory: trajectoryDiagnostic(lastPair.predicted.calls, lastPair.expected.calls) } : {}),
     ...(last.status === "missing_turn" ? { detail: `no predicted turn with turn_id ${last.turnId}` } : {}),
   };
 }

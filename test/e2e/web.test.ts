@@ -151,12 +151,15 @@ describe("entries", () => {
     await page.waitForURL(/\/submissions\/\d+/);
     await expect(page.getByRole("heading", { name: "Waterfall funnel" }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole("heading", { name: "Scores per domain" }).isVisible()).resolves.toBe(true);
+    const trajectory = await page.locator("#trajectory table").textContent();
+    expect(trajectory).toMatch(/Tool names F1/);
     await screenshot(page, "submission");
     await page.locator("#items table tbody tr a").first().click();
     await page.waitForURL(/\/items\//);
     const text = await page.textContent("main");
     expect(text).toMatch(/Exact tool response|exact/i);
     expect(text).toMatch(/Tool calls \(\d+\)/);
+    expect(text).toMatch(/Trajectory diagnostic.*Tool names F1/s);
     await screenshot(page, "item");
   });
 

@@ -10,7 +10,7 @@ import { auditLog, itemResults, jobs, scoringRuns, submissions } from "@/db/sche
 import { getChangelog, getQueue } from "@/lib/queries/activity";
 import { compareEntries } from "@/lib/queries/compare";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
-import { getSubmission, listItems } from "@/lib/queries/submission";
+import { getItem, getSubmission, listItems } from "@/lib/queries/submission";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve, reject, rescore } from "@/lib/submissions/review";
@@ -78,6 +78,12 @@ describe("submissions end to end", () => {
     expect(detail.timeline.map((t) => t.toState ?? t.action)).toEqual(["received", "validating", "queued", "scoring", "scored", "run:completed", "approved", "published"]);
     expect(detail.funnel).toEqual({ total: 4, notScored: 0, policy: 1, exactPassed: 2, correctnessFailed: 1, groundednessFailed: 0, passed: 2 });
     expect(detail.domains).toContainEqual({ capability: "multiturn", domain: "harbor", score: expect.closeTo(66.667, 2), nItems: 2 });
+    // ts-1 makes the expected call ("2020" matches 2020 as a parameter, though not exactly as JSON);
+    // ts-2 calls the wrong tool, with no parameters on either side.
+    expect(detail.trajectory.find((t) => t.capability === "tool_selection")).toEqual({ capability: "tool_selection", label: expect.any(String), n: 2, score: 0.5, toolNamesF1: 0.5, paramsF1: 1, exactShare: 0 });
+    const ts2 = getItem(db, detail.run!.id, "tool_selection", "ts-2")!;
+    expect(ts2.trajectory).toMatchObject({ score: 0, toolNamesF1: 0, paramsF1: null, exact: false });
+    expect(ts2.trajectory!.summary).toContain("missing: get_largest_ship");
     const items = listItems(db, detail.run!.id, { stage: "policy" });
     expect(items.rows.map((r) => r.uuid)).toEqual(["mt-2"]);
     expect(items.facets.capabilities).toEqual(["multiturn", "tool_selection"]);

@@ -19,6 +19,7 @@ import { StatusTimeline } from "@/components/submission/status-timeline";
 import { SubmissionBadges } from "@/components/submission/submission-badges";
 import { SubmissionMeta } from "@/components/submission/submission-meta";
 import { ValidationErrors } from "@/components/submission/validation-errors";
+import { TrajectoryTable } from "@/components/submission/trajectory-diagnostic";
 import { WaterfallFunnel } from "@/components/submission/waterfall-funnel";
 
 export const dynamic = "force-dynamic";
@@ -110,6 +111,11 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
               {detail.funnel ? (
                 <Section id="funnel" title="Waterfall funnel" description="Where each item's scored turn ended in the waterfall.">
                   <WaterfallFunnel funnel={detail.funnel} />
+                </Section>
+              ) : null}
+              {detail.trajectory.length > 0 ? (
+                <Section id="trajectory" title="Trajectory diagnostic" description="The agent's tool calls in each item's scored turn against the ground truth's: tool names, parameters and order, compared deterministically. Shown for insight; not part of the ranking.">
+                  <TrajectoryTable rows={detail.trajectory} />
                 </Section>
               ) : null}
             </>

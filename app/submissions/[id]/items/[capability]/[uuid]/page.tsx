@@ -10,6 +10,7 @@ import { Section } from "@/components/common/page-header";
 import { parseId } from "@/components/common/search-params";
 import { codeClass, linkClass } from "@/components/common/styles";
 import { AgentTurn, GroundTruth } from "@/components/submission/agent-turn";
+import { TrajectoryItem } from "@/components/submission/trajectory-diagnostic";
 import { ItemScore } from "@/components/submission/item-table";
 import { VerdictList } from "@/components/submission/verdict-list";
 
@@ -91,6 +92,11 @@ export default async function ItemPage({ params }: Props) {
       <Section id="verdicts" title="Waterfall verdicts" description="Each stage in the order it ran; a stage that did not need to run says why it was skipped.">
         <VerdictList verdicts={item.verdicts} />
       </Section>
+      {item.trajectory ? (
+        <Section id="trajectory" title="Trajectory diagnostic" description="This turn's tool calls against the ground truth's, compared deterministically; not part of the score.">
+          <TrajectoryItem t={item.trajectory} explain={truth !== null} />
+        </Section>
+      ) : null}
 
       <Section id="turn" title="Agent's turn">
         <AgentTurn item={item} />
