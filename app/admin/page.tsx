@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { ColumnHeaders } from "@/components/common/column-headers";
@@ -50,50 +51,33 @@ function SignIn({ error, enabled }: { error?: string; enabled: boolean }) {
   );
 }
 
+/** One action on one submission: a form posting to /admin/actions. */
+function ActionForm({ row, action, label, primary = false, children }: { row: ReviewRow; action: string; label: string; primary?: boolean; children?: ReactNode }) {
+  return (
+    <form method="post" action="/admin/actions" className={children ? "flex gap-1" : undefined}>
+      <input type="hidden" name="submissionId" value={row.id} />
+      {children}
+      <button name="action" value={action} className={primary ? buttonClass : secondaryButtonClass} aria-label={`${label} ${row.agent}`}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
 function Actions({ row }: { row: ReviewRow }) {
-  const hidden = <input type="hidden" name="submissionId" value={row.id} />;
-  const can = {
-    approve: row.state === "scored",
-    reject: row.state !== "rejected",
-    rescore: row.state !== "approved",
-    withdraw: true,
-  };
   return (
     <div className="flex flex-wrap items-start gap-2">
-      {can.approve ? (
-        <form method="post" action="/admin/actions">
-          {hidden}
-          <button name="action" value="approve" className={buttonClass} aria-label={`Approve ${row.agent}`}>
-            Approve
-          </button>
-        </form>
-      ) : null}
-      {can.rescore ? (
-        <form method="post" action="/admin/actions">
-          {hidden}
-          <button name="action" value="rescore" className={secondaryButtonClass} aria-label={`Rescore ${row.agent}`}>
-            Rescore
-          </button>
-        </form>
-      ) : null}
-      {can.reject ? (
-        <form method="post" action="/admin/actions" className="flex gap-1">
-          {hidden}
+      {row.state === "scored" ? <ActionForm row={row} action="approve" label="Approve" primary /> : null}
+      {row.state !== "approved" ? <ActionForm row={row} action="rescore" label="Rescore" /> : null}
+      {row.state !== "rejected" ? (
+        <ActionForm row={row} action="reject" label="Reject">
           <label className="sr-only" htmlFor={`reason-${row.id}`}>
             Reason for rejecting {row.agent}
           </label>
           <input id={`reason-${row.id}`} name="reason" required placeholder="Reason" className={`${controlClass} w-36`} />
-          <button name="action" value="reject" className={secondaryButtonClass} aria-label={`Reject ${row.agent}`}>
-            Reject
-          </button>
-        </form>
+        </ActionForm>
       ) : null}
-      <form method="post" action="/admin/actions">
-        {hidden}
-        <button name="action" value="withdraw" className={secondaryButtonClass} aria-label={`Withdraw ${row.agent}`}>
-          Withdraw
-        </button>
-      </form>
+      <ActionForm row={row} action="withdraw" label="Withdraw" />
     </div>
   );
 }
