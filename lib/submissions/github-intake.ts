@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { and, eq, inArray, lt, or } from "drizzle-orm";
+import { and, eq, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { githubDeliveries, githubIssues, submissions } from "../../db/schema";
 import { DownloadError, downloadBundle, type DownloadedBundle } from "../github/download-bundle";
@@ -367,7 +367,7 @@ export async function processPendingDeliveries(ctx: GitHubIntake): Promise<numbe
 
 /** The issue a submission came from, to mirror an action taken elsewhere (the admin pages). */
 export function issueOfSubmission(db: Db, submissionId: number): { repo: RepoRef; row: IssueRow } | null {
-  const row = db.select().from(githubIssues).where(inArray(githubIssues.submissionId, [submissionId])).get();
+  const row = db.select().from(githubIssues).where(eq(githubIssues.submissionId, submissionId)).get();
   if (!row) return null;
   const [owner, name] = row.repo.split("/");
   return owner && name ? { repo: { owner, repo: name }, row } : null;

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { auditLog, capabilityScores, scoringRuns, submissions, type SubmissionState } from "../../db/schema";
+import { auditLog, benchmarkVersions, capabilityScores, scoringRuns, submissions, type SubmissionState } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { escapeMarkdown } from "../github/issue-form";
 import { renderReportMarkdown, type ValidationReport } from "../validate/report";
@@ -93,8 +93,8 @@ export function loadIssueStatus(db: Db, issue: { author: string; problem: string
 }
 
 function benchmarkSpecOf(db: Db, versionId: number): BenchmarkSpec | null {
-  const row = db.$client.prepare("SELECT spec FROM benchmark_versions WHERE id = ?").get(versionId) as { spec: string } | undefined;
-  return row ? (JSON.parse(row.spec) as BenchmarkSpec) : null;
+  const row = db.select({ spec: benchmarkVersions.spec }).from(benchmarkVersions).where(eq(benchmarkVersions.id, versionId)).get();
+  return row ? (row.spec as unknown as BenchmarkSpec) : null;
 }
 
 const pct = (x: number) => (x * 100).toFixed(1);

@@ -78,9 +78,9 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
   const entries = new Map<string, Cached>();
   const pending = new Map<string, Promise<Cached | null>>();
 
-  async function render(key: string, version: string, accept: string): Promise<Cached | null> {
+  async function render(key: string, version: string): Promise<Cached | null> {
     const res = await fetch(new URL(key, opts.origin), {
-      headers: { [passHeader]: passToken, accept },
+      headers: { [passHeader]: passToken, accept: "text/html,application/json" },
       signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
     }).catch(() => null);
     // Errors and not-founds are never cached: the app answers those itself.
@@ -106,7 +106,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
       if (!entry || entry.version !== version) {
         let p = pending.get(key);
         if (!p) {
-          p = render(key, version, "text/html,application/json").finally(() => pending.delete(key));
+          p = render(key, version).finally(() => pending.delete(key));
           pending.set(key, p);
         }
         entry = await p;

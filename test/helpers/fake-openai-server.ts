@@ -181,3 +181,20 @@ export async function startFakeOpenAiServer(responder: Responder = passingRespon
     },
   };
 }
+
+/**
+ * Client options for fault tests against the fake: short timeout, three attempts, and a
+ * sleep that records its delays instead of waiting (with no jitter, so delays are exact).
+ */
+export function fastRetries(baseUrl: string, sleeps: number[]) {
+  return {
+    baseUrl,
+    timeoutMs: 5_000,
+    maxAttempts: 3,
+    baseDelayMs: 100,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+    },
+    random: () => 1,
+  };
+}

@@ -14,7 +14,7 @@ import { SCORE_SYSTEM, scoreMessages } from "@/lib/scoring/evaluators/prompts";
 import { createQaEvaluator } from "@/lib/scoring/evaluators/qa-evaluator";
 import { createReportEvaluator } from "@/lib/scoring/evaluators/report-evaluator";
 import { runEvaluation } from "@/lib/scoring/evaluators/run-evaluation";
-import { startFakeOpenAiServer, systemPrompt, type FakeOpenAiServer, type RecordedRequest } from "../helpers/fake-openai-server";
+import { fastRetries, startFakeOpenAiServer, systemPrompt, type FakeOpenAiServer, type RecordedRequest } from "../helpers/fake-openai-server";
 
 let server: FakeOpenAiServer;
 let sleeps: number[];
@@ -28,18 +28,7 @@ afterEach(async () => {
 });
 
 function judge(over: Partial<OpenAiScoreJudgeOptions> = {}) {
-  return createOpenAiScoreJudge({
-    baseUrl: server.baseUrl,
-    model: "grader",
-    timeoutMs: 5_000,
-    maxAttempts: 3,
-    baseDelayMs: 100,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    random: () => 1,
-    ...over,
-  });
+  return createOpenAiScoreJudge({ ...fastRetries(server.baseUrl, sleeps), model: "grader", ...over });
 }
 
 const userPrompt = (r: RecordedRequest) => ((r.json as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === "user")?.content ?? "");

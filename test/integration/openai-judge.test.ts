@@ -9,7 +9,7 @@ import { JudgeError, type JudgeRequest } from "@/lib/scoring/judges/judge";
 import { createOpenAiJudge, type OpenAiJudgeOptions } from "@/lib/scoring/judges/openai-judge";
 import { buildPrompt } from "@/lib/scoring/judges/prompts";
 import { createMemoryVerdictCache, sha256 } from "@/lib/scoring/judges/verdict-cache";
-import { chatCompletion, startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
+import { fastRetries, chatCompletion, startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
 
 const MODEL = "judge-mini";
 
@@ -45,18 +45,7 @@ afterEach(async () => {
 });
 
 function judge(over: Partial<OpenAiJudgeOptions> = {}) {
-  return createOpenAiJudge({
-    baseUrl: server.baseUrl,
-    model: MODEL,
-    timeoutMs: 5_000,
-    maxAttempts: 3,
-    baseDelayMs: 100,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    random: () => 1,
-    ...over,
-  });
+  return createOpenAiJudge({ ...fastRetries(server.baseUrl, sleeps), model: MODEL, ...over });
 }
 
 /** The rejection of a promise that must reject. */
