@@ -6,6 +6,7 @@ import { LeaderboardHeader } from "@/components/leaderboard/leaderboard-header";
 import { LeaderboardTable } from "@/components/leaderboard/leaderboard-table";
 import { parseView } from "@/components/leaderboard/view-state";
 import { pageDb } from "@/lib/queries/db";
+import { listBenchmarks } from "@/lib/queries/benchmark-info";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
 
 export const dynamic = "force-dynamic";
@@ -48,7 +49,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
 
   return (
     <div className="flex flex-col gap-6">
-      <LeaderboardHeader benchmark={info} updatedAt={updatedAt} linkBenchmark={!!benchmark} />
+      <LeaderboardHeader benchmark={info} updatedAt={updatedAt} linkBenchmark={!!benchmark} benchmarks={listBenchmarks(pageDb())} />
       {entries.length === 0 ? (
         <EmptyState title="No published entries yet" heading="h2">
           <p>

@@ -9,7 +9,7 @@ import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { stringify } from "yaml";
 import { createRng } from "../lib/aggregate/rng";
-import { loadBenchmark, type Benchmark } from "../lib/benchmark/load-benchmark";
+import { dialogueCapability, loadBenchmark, type Benchmark } from "../lib/benchmark/load-benchmark";
 import type { BenchmarkSpecInput } from "../lib/benchmark/spec";
 import { createMcpReplay } from "../lib/replay/mcp-replay";
 import { createRulesJudge } from "../lib/scoring/judges/rules-judge";
@@ -66,7 +66,7 @@ const synthetic: BenchmarkSpecInput = {
 };
 await mkdir(root, { recursive: true });
 await writeFile(path.join(root, "benchmark.yaml"), stringify(synthetic));
-const caps = demo.capabilities.filter((c) => c.spec.id !== "api_chaining");
+const caps = demo.capabilities.filter((c) => c.spec.id !== "api_chaining").map(dialogueCapability);
 const pool = caps.flatMap((c) => [...c.byUuid.values()].map((gt) => ({ cap: c, gt })));
 const files = new Map<string, { gt: unknown[]; pred: unknown[] }>();
 let calls = 0;

@@ -2,13 +2,15 @@
 import { openDatabase } from "../db/client";
 import { createScoringDeps } from "../lib/submissions/scoring-deps";
 import { loadDemoEntries } from "../lib/submissions/demo-entries";
-import { DEMO_DIR } from "./demo/build-demo";
+import { DEMO_DIR, NVIDIA_DEMO_DIR } from "./demo/build-demo";
 
 const db = openDatabase();
 const deps = createScoringDeps(db);
 try {
-  const r = await loadDemoEntries(db, DEMO_DIR, deps, (l) => process.stderr.write(`${l}\n`));
-  process.stdout.write(`${JSON.stringify(r)}\n`);
+  for (const [dir, isDefault] of [[DEMO_DIR, true], [NVIDIA_DEMO_DIR, false]] as const) {
+    const r = await loadDemoEntries(db, dir, deps, (l) => process.stderr.write(`${l}\n`), { isDefault });
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+  }
 } finally {
   await deps.close();
 }

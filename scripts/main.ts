@@ -1,6 +1,7 @@
 /**
  * The main job: migrate the database, build the demo benchmark, ingest and score its sample
- * submissions (MCP replay, rules judge), publish them as demo entries, and serve the app on
+ * submissions (MCP replay, rules judge) and those of the NVIDIA-style demo (evaluator
+ * capabilities), publish them as demo entries, and serve the app on
  * 127.0.0.1:3000. Running it again changes nothing (no duplicate entries); Ctrl-C stops
  * everything it started.   npm run start:demo [-- --no-serve] [-- --port 3000]
  */
@@ -11,7 +12,7 @@ import { DEFAULT_DB_FILE, openDatabase } from "../db/client";
 import { loadDemoEntries } from "../lib/submissions/demo-entries";
 import { createScoringDeps } from "../lib/submissions/scoring-deps";
 import { spawnServer } from "./server/spawn-server";
-import { buildDemo, DEMO_DIR } from "./demo/build-demo";
+import { buildDemo, DEMO_DIR, NVIDIA_DEMO_DIR } from "./demo/build-demo";
 
 const args = process.argv.slice(2);
 const serve = !args.includes("--no-serve");
@@ -31,8 +32,11 @@ say(`  ${built.dialogues} dialogues in ${path.relative(process.cwd(), DEMO_DIR)}
 say("Ingesting, scoring (MCP replay, rules judge) and publishing the sample submissions…");
 const deps = createScoringDeps(db);
 try {
-  const r = await loadDemoEntries(db, DEMO_DIR, deps, (l) => say(`  ${l}`));
-  say(r.created === 0 ? "  already loaded: nothing changed" : `  ${r.created} ingested, ${r.scored} scored, ${r.published} published as demo entries`);
+  for (const [dir, isDefault] of [[DEMO_DIR, true], [NVIDIA_DEMO_DIR, false]] as const) {
+    say(`  ${path.relative(process.cwd(), dir)}/${isDefault ? " (the default leaderboard)" : " (evaluator capabilities: qa, trajectory, report)"}`);
+    const r = await loadDemoEntries(db, dir, deps, (l) => say(`    ${l}`), { isDefault });
+    say(r.created === 0 ? "    already loaded: nothing changed" : `    ${r.created} ingested, ${r.scored} scored, ${r.published} published as demo entries`);
+  }
 } finally {
   await deps.close();
   db.$client.close();

@@ -12,8 +12,15 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Methodology" };
 
-export default function AboutPage() {
-  const info = findBenchmarkVersion(pageDb())?.info;
+const EVALUATORS: Record<string, string> = {
+  qa: "a judge grades the agent's final answer against the reference answer: facts right, none missing, meaning over wording",
+  trajectory: "the agent's tool calls are compared with the reference calls (tool names, parameters, order by step, calls of one step as a set); without reference calls, each call is checked against the tool schemas",
+  report: "the agent's report is scored field by field along a metrics tree (exact match, token F1, regular expression, non-empty, judge), sections averaging their fields",
+};
+
+export default async function AboutPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const slug = (await searchParams).benchmark;
+  const info = findBenchmarkVersion(pageDb(), typeof slug === "string" && slug ? slug : undefined)?.info;
   if (!info) {
     return (
       <div>
@@ -49,6 +56,11 @@ export default function AboutPage() {
                   <td className={tdClass}>
                     {c.description || "—"}
                     {c.policies ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">Items carry tool-use policies, checked first.</span> : null}
+                    {c.scorer !== "waterfall" ? (
+                      <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">
+                        Scored by the {c.scorer} evaluator instead of the waterfall: {EVALUATORS[c.scorer] ?? "see below"}.
+                      </span>
+                    ) : null}
                   </td>
                   <td className={`${tdClass} whitespace-nowrap`}>{c.multiSourceWeight !== 1 ? `multi-source ×${c.multiSourceWeight}` : "×1"}</td>
                 </tr>

@@ -37,11 +37,18 @@ const METADATA = {
   paper: "https://example.org/report.pdf",
 };
 
-export default function SubmitPage() {
-  const found = findBenchmarkVersion(pageDb());
+const OUTPUTS = {
+  "incident-17": { generated_answer: "Three forklifts crossed dock 4.", tool_calls: [{ step: 1, name: "search_clips", params: { camera: "dock-4" } }], report_path: "reports/incident-17.md" },
+  "conv-dock_turn_2": { generated_answer: "Clip 0712 shows the white truck.", timestamps: [1000.0, 1004.5] },
+};
+
+export default async function SubmitPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const slug = (await searchParams).benchmark;
+  const found = findBenchmarkVersion(pageDb(), typeof slug === "string" && slug ? slug : undefined);
   const info = found?.info;
   const dirs = info?.capabilities.map((c) => c.directory) ?? ["capability_1_bi_apis", "capability_2_dashboard_apis", "capability_3_multihop_reasoning", "capability_4_multiturn"];
   const tree = ["my-agent/", "  metadata.json", ...dirs.flatMap((d) => [`  ${d}/`, "    <domain>.json", "    …"])].join("\n");
+  const evaluated = info?.capabilities.filter((c) => c.scorer !== "waterfall") ?? [];
 
   return (
     <div className="max-w-4xl space-y-8">
@@ -68,6 +75,7 @@ export default function SubmitPage() {
             {info.capabilities.map((c) => (
               <li key={c.id}>
                 <span className={codeClass}>{c.directory}/</span>: {c.label}
+                {c.scorer !== "waterfall" ? ` (scored by the ${c.scorer} evaluator: an outputs file, see below)` : ""}
               </li>
             ))}
           </ul>
@@ -83,6 +91,18 @@ export default function SubmitPage() {
           <span className={codeClass}>sequence.tool_call</span>. Every uuid of the ground truth should appear once; a missing one scores 0.
         </p>
         <JsonBlock value={RECORD} label="Example record" full />
+        {evaluated.length > 0 ? (
+          <>
+            <p className="text-sm">
+              The folders of capabilities scored by an evaluator ({evaluated.map((c) => c.directory).join(", ")}) hold outputs files instead: per domain, an object keyed by item id (a
+              conversation&apos;s turns as <span className={codeClass}>&lt;id&gt;_&lt;turn_id&gt;</span>, every turn, since earlier turns are the history of later ones), or a list of{" "}
+              <span className={codeClass}>{"{id, ...}"}</span> records. Each output may carry <span className={codeClass}>generated_answer</span>, <span className={codeClass}>tool_calls</span>{" "}
+              (<span className={codeClass}>{"{step, name, params}"}</span>) or the raw <span className={codeClass}>intermediate_steps</span>, <span className={codeClass}>timestamps</span>, and a{" "}
+              <span className={codeClass}>report</span> (a JSON object or markdown) or <span className={codeClass}>report_path</span>, a file in a subfolder, relative to the outputs file.
+            </p>
+            <JsonBlock value={OUTPUTS} label="Example outputs file" full />
+          </>
+        ) : null}
       </Section>
 
       <Section id="metadata" title="3. Describe the entry in metadata.json">

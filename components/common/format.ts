@@ -6,6 +6,11 @@ export function formatScore(score: number): string {
   return score.toFixed(1);
 }
 
+/** A 0-1 score (an item's, a sub-score) with two decimals: 0.98, not a rounded 1.0. */
+export function formatFraction(x: number): string {
+  return x.toFixed(2);
+}
+
 /** "76.0–92.0": the 95% interval of a score. */
 export function formatInterval(low: number, high: number): string {
   return `${low.toFixed(1)}–${high.toFixed(1)}`;

@@ -1,9 +1,16 @@
 /** Title, version switch, last-updated time and how ranks work (server component). */
 import Link from "next/link";
-import type { BenchmarkInfo } from "@/lib/queries/types";
+import type { BenchmarkInfo, BenchmarkLink } from "@/lib/queries/types";
 import { fmtDateTime } from "./format";
 
-export function LeaderboardHeader({ benchmark, updatedAt, linkBenchmark }: { benchmark: BenchmarkInfo; updatedAt: string | null; linkBenchmark: boolean }) {
+const pillClass = (current: boolean) =>
+  `rounded-md border px-2 py-0.5 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 ${
+    current
+      ? "border-sky-600 bg-sky-50 font-medium text-sky-900 dark:border-sky-500 dark:bg-sky-950 dark:text-sky-100"
+      : "border-slate-300 hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
+  }`;
+
+export function LeaderboardHeader({ benchmark, updatedAt, linkBenchmark, benchmarks = [] }: { benchmark: BenchmarkInfo; updatedAt: string | null; linkBenchmark: boolean; benchmarks?: BenchmarkLink[] }) {
   const versionHref = (v: string) => {
     const p = new URLSearchParams();
     if (linkBenchmark) p.set("benchmark", benchmark.slug);
@@ -12,6 +19,19 @@ export function LeaderboardHeader({ benchmark, updatedAt, linkBenchmark }: { ben
   };
   return (
     <header className="flex flex-col gap-3">
+      {benchmarks.length > 1 ? (
+        <nav aria-label="Leaderboards">
+          <ul className="flex flex-wrap gap-1 text-sm">
+            {benchmarks.map((b) => (
+              <li key={b.slug}>
+                <Link href={b.isDefault ? "/" : `/?benchmark=${encodeURIComponent(b.slug)}`} aria-current={b.slug === benchmark.slug ? "page" : undefined} className={pillClass(b.slug === benchmark.slug)}>
+                  {b.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
       <div className="flex flex-wrap items-baseline gap-x-4 gap-y-2">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{benchmark.title}</h1>
         {benchmark.versions.length > 1 ? (
@@ -24,11 +44,7 @@ export function LeaderboardHeader({ benchmark, updatedAt, linkBenchmark }: { ben
                     <Link
                       href={versionHref(v)}
                       aria-current={current ? "page" : undefined}
-                      className={`rounded-md border px-2 py-0.5 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 ${
-                        current
-                          ? "border-sky-600 bg-sky-50 font-medium text-sky-900 dark:border-sky-500 dark:bg-sky-950 dark:text-sky-100"
-                          : "border-slate-300 hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
-                      }`}
+                      className={pillClass(current)}
                     >
                       v{v}
                     </Link>
@@ -46,7 +62,7 @@ export function LeaderboardHeader({ benchmark, updatedAt, linkBenchmark }: { ben
         Every entry is scored on our server from its raw outputs. <strong className="font-semibold text-slate-800 dark:text-slate-200">Rank</strong> is tie-aware: an entry ranks
         one below every entry whose 95% confidence interval lies wholly above its own, so entries with overlapping intervals share a rank (shown as{" "}
         <span className="font-mono">=2</span>). Sorting by another column never renumbers it.{" "}
-        <Link href="/about" className="text-sky-800 underline hover:no-underline dark:text-sky-300">
+        <Link href={linkBenchmark ? `/about?benchmark=${encodeURIComponent(benchmark.slug)}` : "/about"} className="text-sky-800 underline hover:no-underline dark:text-sky-300">
           How scoring works
         </Link>
       </p>

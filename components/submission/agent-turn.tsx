@@ -1,4 +1,4 @@
-/** The agent's scored turn: query, answer, tool calls and the responses the replay produced. */
+/** The agent's scored turn: query, answer, tool calls and the responses the replay produced (waterfall items only). */
 import type { ItemDetail, ItemGroundTruth } from "@/lib/queries/types";
 import { JsonBlock } from "@/components/common/json-block";
 import { codeClass } from "@/components/common/styles";
@@ -42,16 +42,18 @@ export function AgentTurn({ item }: { item: ItemDetail }) {
         <h3 className="text-sm font-semibold">Tool calls ({item.calls.length})</h3>
         <ToolCalls calls={item.calls} label="Tool calls" />
       </div>
-      <details className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
-        <summary className="cursor-pointer text-sm font-semibold focus-visible:outline-2 focus-visible:outline-sky-600">Replayed tool responses ({item.responses.length})</summary>
-        <div className="mt-3 space-y-2">
-          {item.responses.length === 0 ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">No responses.</p>
-          ) : (
-            item.responses.map((r, i) => <JsonBlock key={i} value={r} label={`Response ${i + 1}`} />)
-          )}
-        </div>
-      </details>
+      {item.evaluation ? null : (
+        <details className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
+          <summary className="cursor-pointer text-sm font-semibold focus-visible:outline-2 focus-visible:outline-sky-600">Replayed tool responses ({item.responses.length})</summary>
+          <div className="mt-3 space-y-2">
+            {item.responses.length === 0 ? (
+              <p className="text-sm text-slate-600 dark:text-slate-400">No responses.</p>
+            ) : (
+              item.responses.map((r, i) => <JsonBlock key={i} value={r} label={`Response ${i + 1}`} />)
+            )}
+          </div>
+        </details>
+      )}
     </div>
   );
 }

@@ -4,11 +4,11 @@
  */
 import type { TrajectoryRow, TrajectoryView } from "@/lib/queries/types";
 import { ColumnHeaders } from "@/components/common/column-headers";
-import { formatScore } from "@/components/common/format";
+import { formatFraction } from "@/components/common/format";
 import { ScrollTable } from "@/components/common/scroll-table";
 import { rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 
-const maybe = (x: number | null) => (x === null ? "—" : formatScore(x));
+const maybe = (x: number | null) => (x === null ? "—" : formatFraction(x));
 
 export function TrajectoryTable({ rows }: { rows: TrajectoryRow[] }) {
   return (
@@ -25,10 +25,10 @@ export function TrajectoryTable({ rows }: { rows: TrajectoryRow[] }) {
             <tr key={r.capability} className={rowClass}>
               <td className={tdClass}>{r.label}</td>
               <td className={`${tdClass} tabular-nums`}>{r.n}</td>
-              <td className={`${tdClass} tabular-nums font-semibold`}>{formatScore(r.score)}</td>
-              <td className={`${tdClass} tabular-nums`}>{formatScore(r.toolNamesF1)}</td>
+              <td className={`${tdClass} tabular-nums font-semibold`}>{formatFraction(r.score)}</td>
+              <td className={`${tdClass} tabular-nums`}>{formatFraction(r.toolNamesF1)}</td>
               <td className={`${tdClass} tabular-nums`}>{maybe(r.paramsF1)}</td>
-              <td className={`${tdClass} tabular-nums`}>{formatScore(r.exactShare)}</td>
+              <td className={`${tdClass} tabular-nums`}>{formatFraction(r.exactShare)}</td>
             </tr>
           ))}
         </tbody>
@@ -40,8 +40,8 @@ export function TrajectoryTable({ rows }: { rows: TrajectoryRow[] }) {
 /** `explain` adds the summary, which names expected tools: only where the ground truth is public. */
 export function TrajectoryItem({ t, explain }: { t: TrajectoryView; explain: boolean }) {
   const facts: [string, string][] = [
-    ["Trajectory", formatScore(t.score)],
-    ["Tool names F1", formatScore(t.toolNamesF1)],
+    ["Trajectory", formatFraction(t.score)],
+    ["Tool names F1", formatFraction(t.toolNamesF1)],
     ["Parameters F1", maybe(t.paramsF1)],
     ["Order", maybe(t.order)],
     ["Same calls as the ground truth", t.exact ? "yes" : "no"],

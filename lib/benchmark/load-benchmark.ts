@@ -9,16 +9,44 @@ import { parse as parseYaml } from "yaml";
 import { DiagnosticSink, formatDiagnostic, type Diagnostic } from "../formats/diagnostic";
 import type { GroundTruthDialogue, ToolPolicy } from "../formats/dialogue";
 import { readGroundTruthFile } from "../formats/read-dialogues";
+import { readEvalDataset, type EvalItem } from "../formats/eval-dataset";
+import { reportFiles, diskFiles, withoutDraftFields } from "../formats/eval-load";
 import { readJson } from "../formats/read-json";
+import { prepareEvaluator, type EvaluatorRecipe } from "../scoring/evaluators/from-config";
 import { policyTableIndex } from "./policy";
+import { methodIdOf } from "../formats/eval-config";
 import { benchmarkSpecSchema, formatZodIssues, type BenchmarkSpec, type CapabilitySpec } from "./spec";
 import { vakraDefaults } from "./vakra-defaults";
 
-export interface CapabilityData {
+/** A capability scored by the waterfall: VAKRA-style dialogues. */
+export interface DialogueCapability {
+  kind: "dialogues";
   spec: CapabilitySpec;
   /** Ground truth per domain, in file order. */
   domains: Map<string, GroundTruthDialogue[]>;
   byUuid: Map<string, GroundTruthDialogue>;
+}
+
+/** A capability scored by an evaluator (qa, trajectory, report): NVIDIA-style dataset items. */
+export interface DatasetCapability {
+  kind: "dataset";
+  spec: CapabilitySpec;
+  /** The items this capability scores (routed to its evaluator), per domain, in file order. */
+  domains: Map<string, DatasetItem[]>;
+  byUuid: Map<string, DatasetItem>;
+  /** Every item per domain, with conversation turns routed elsewhere: they give later turns their history. */
+  entries: Map<string, DatasetItem[]>;
+  /** Builds the capability's evaluator around the run's judge. */
+  evaluator: EvaluatorRecipe;
+}
+
+export type CapabilityData = DialogueCapability | DatasetCapability;
+
+/** A dataset entry (or one turn of a conversation) with its reference report read. */
+export interface DatasetItem extends Omit<EvalItem, "history" | "output"> {
+  /** The item's id, named like a dialogue's uuid so every capability's items key alike. */
+  uuid: string;
+  domain: string;
 }
 
 export interface Benchmark {
@@ -28,6 +56,18 @@ export interface Benchmark {
   policyTable: Map<string, ToolPolicy>;
   /** Non-fatal findings in the ground truth. */
   warnings: Diagnostic[];
+}
+
+/** The capability as dialogues; throws for an evaluator capability (a caller's mistake). */
+export function dialogueCapability(cap: CapabilityData): DialogueCapability {
+  if (cap.kind !== "dialogues") throw new Error(`capability ${cap.spec.id} is scored by ${cap.spec.scorer}, not by the waterfall`);
+  return cap;
+}
+
+/** A ground-truth dialogue by capability id and uuid; undefined for evaluator capabilities. */
+export function findDialogue(benchmark: Benchmark, capability: string, uuid: string): GroundTruthDialogue | undefined {
+  const cap = benchmark.capabilities.find((c) => c.spec.id === capability);
+  return cap?.kind === "dialogues" ? cap.byUuid.get(uuid) : undefined;
 }
 
 export class BenchmarkError extends Error {
@@ -67,30 +107,44 @@ export async function loadBenchmark(root: string): Promise<Benchmark> {
   const present = new Set(await readdir(gtRoot).catch(() => [] as string[]));
   if (present.size === 0) throw new BenchmarkError([`${gtRoot}: no ground truth (expected groundtruth/<capability_dir>/<domain>.json)`]);
 
-  for (const cap of spec.capabilities) {
-    const data: CapabilityData = { spec: cap, domains: new Map(), byUuid: new Map() };
-    capabilities.push(data);
+  for (const [index, cap] of spec.capabilities.entries()) {
     if (!present.has(cap.directory)) {
       problems.push(`groundtruth/${cap.directory}: folder missing for capability "${cap.id}"`);
       continue;
     }
-    const files = (await readdir(path.join(gtRoot, cap.directory))).filter((f) => f.endsWith(".json")).sort();
-    for (const f of files) {
+    const dir = path.join(gtRoot, cap.directory);
+    const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+    const read = async (f: string): Promise<{ rel: string; domain: string; sink: DiagnosticSink; value: unknown } | undefined> => {
       const rel = `groundtruth/${cap.directory}/${f}`;
-      const domain = f.slice(0, -".json".length);
-      const sink = new DiagnosticSink(rel);
-      const json = readJson(await readFile(path.join(gtRoot, cap.directory, f)));
+      const json = readJson(await readFile(path.join(dir, f)));
       if (!json.ok) {
         problems.push(`${rel}: ${json.message}`);
-        continue;
+        return undefined;
       }
-      const dialogues = readGroundTruthFile(json.value, sink, { fileDomain: domain });
+      return { rel, domain: f.slice(0, -".json".length), sink: new DiagnosticSink(rel), value: json.value };
+    };
+    const collect = (sink: DiagnosticSink) => {
+      for (const d of sink.items) (d.severity === "error" ? problems.push(formatDiagnostic(d)) : warnings.push(d));
+    };
+
+    if (cap.scorer !== "waterfall") {
+      const data = await loadDatasetCapability(root, index, cap, files, read, collect, problems);
+      if (data) capabilities.push(data);
+      continue;
+    }
+    const data: DialogueCapability = { kind: "dialogues", spec: cap, domains: new Map(), byUuid: new Map() };
+    capabilities.push(data);
+    for (const f of files) {
+      const file = await read(f);
+      if (!file) continue;
+      const { domain, sink } = file;
+      const dialogues = readGroundTruthFile(file.value, sink, { fileDomain: domain });
       for (const d of dialogues) {
         const prior = data.byUuid.get(d.uuid);
         if (prior) sink.error("duplicate_uuid", `uuid appears twice in capability ${cap.id} (also in ${prior.domain}.json)`, { uuid: d.uuid });
         else data.byUuid.set(d.uuid, d);
       }
-      for (const d of sink.items) (d.severity === "error" ? problems.push(formatDiagnostic(d)) : warnings.push(d));
+      collect(sink);
       data.domains.set(domain, dialogues);
     }
   }
@@ -99,4 +153,69 @@ export async function loadBenchmark(root: string): Promise<Benchmark> {
   }
   if (problems.length) throw new BenchmarkError(problems);
   return { root, spec, capabilities, policyTable: policyTableIndex(spec.policyTable), warnings };
+}
+
+type ReadGroundTruth = (f: string) => Promise<{ rel: string; domain: string; sink: DiagnosticSink; value: unknown } | undefined>;
+
+/**
+ * An evaluator capability: its evaluator prepared from `evaluator` (files relative to the
+ * benchmark folder) and its dataset files read, each item checked for what its evaluator
+ * needs (a reference answer, a reference report that loads, a reference trajectory or tool
+ * schemas), so scoring never meets a benchmark fault.
+ */
+async function loadDatasetCapability(
+  root: string,
+  index: number,
+  cap: CapabilitySpec,
+  files: string[],
+  read: ReadGroundTruth,
+  collect: (sink: DiagnosticSink) => void,
+  problems: string[],
+): Promise<DatasetCapability | undefined> {
+  const config = cap.evaluator!;
+  const prepared = await prepareEvaluator(cap.id, config, path.join(root, "benchmark.yaml"), { readText: (f) => readFile(f, "utf8"), displayName: (f) => path.relative(root, f) }, `benchmark.yaml: capabilities[${index}].evaluator`);
+  if (!prepared.ok) {
+    problems.push(...prepared.errors);
+    return undefined;
+  }
+  const methodId = methodIdOf(config);
+  const data: DatasetCapability = { kind: "dataset", spec: cap, domains: new Map(), byUuid: new Map(), entries: new Map(), evaluator: prepared.make };
+  const references = reportFiles(diskFiles, (f) => path.relative(root, f));
+  for (const f of files) {
+    const file = await read(f);
+    if (!file) continue;
+    const { rel, domain, sink } = file;
+    const drafts = readEvalDataset(file.value, sink);
+    const entries: DatasetItem[] = [];
+    const scored: DatasetItem[] = [];
+    let unrouted = 0;
+    for (const d of drafts) {
+      if (d.inlineOutput) sink.warn("output_in_ground_truth", "ground truth carries agent outputs; ignored", { path: d.path });
+      const routed = d.methods.includes(methodId);
+      const needsReport = routed && cap.scorer === "report";
+      const referenceReport = needsReport ? await references.reference(d, path.dirname(path.join(root, rel))) : null;
+      const item: DatasetItem = { ...withoutDraftFields(d), referenceReport, uuid: d.id, domain };
+      entries.push(item);
+      if (!routed) {
+        if (!d.conversation) unrouted++;
+        continue;
+      }
+      const where = { path: d.path, uuid: d.id };
+      if (referenceReport && !referenceReport.ok) sink.error("bad_reference", referenceReport.error, where);
+      else if (cap.scorer === "qa" && d.groundTruth === null) sink.error("missing_ground_truth", `a qa item needs "ground_truth": the reference answer`, where);
+      else if (cap.scorer === "trajectory" && !d.trajectoryGroundTruth && !(config.type === "trajectory" && config.toolSchemas)) {
+        sink.error("missing_trajectory_ground_truth", `a trajectory item needs "trajectory_ground_truth", or the capability needs evaluator.toolSchemas to judge it without one`, where);
+      }
+      const prior = data.byUuid.get(d.id);
+      if (prior) sink.error("duplicate_id", `id appears twice in capability ${cap.id} (also in ${prior.domain}.json)`, where);
+      else data.byUuid.set(d.id, item);
+      scored.push(item);
+    }
+    if (unrouted > 0) sink.warn("unrouted_items", `${unrouted} item(s) are not routed to ${methodId} (their evaluation_method lacks it); left out of this capability`);
+    collect(sink);
+    data.entries.set(domain, entries);
+    data.domains.set(domain, scored);
+  }
+  if (data.byUuid.size === 0 && files.length > 0) problems.push(`groundtruth/${cap.directory}: no item is routed to ${methodId} (expected evaluation_method to include "${methodId}")`);
+  return data;
 }

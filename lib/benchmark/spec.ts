@@ -3,6 +3,7 @@
  * Everything is optional: a folder with only `groundtruth/` gets VAKRA's defaults.
  */
 import { z } from "zod";
+import { evaluatorConfigSchema, type EvaluatorConfig } from "../formats/eval-config";
 
 const glob = z.string().min(1, "expected a non-empty glob");
 
@@ -45,7 +46,14 @@ export const capabilitySpecSchema = z
     description: z.string().default(""),
     /** Folder under groundtruth/ and in submission bundles, e.g. capability_1_bi_apis. */
     directory: z.string().regex(/^[A-Za-z0-9_.-]+$/, "expected a plain folder name"),
-    scorer: z.enum(["waterfall"]).default("waterfall"),
+    /**
+     * `waterfall` scores VAKRA-style dialogues (replay, policy, exact, correctness,
+     * groundedness); `qa`, `trajectory` and `report` score NVIDIA-style dataset items with
+     * that evaluator.
+     */
+    scorer: z.enum(["waterfall", "qa", "trajectory", "report"]).default("waterfall"),
+    /** The evaluator's options (as in eval.yaml, without `type` and `judge`); paths are relative to the benchmark folder. */
+    evaluator: z.record(z.string(), z.unknown()).optional(),
     /** VAKRA scores only the last ground-truth turn of a dialogue. */
     scoredTurns: z.enum(["last", "all"]).default("last"),
     /** Whether items of this capability carry tool-use policies (checked first in the waterfall). */
@@ -59,7 +67,32 @@ export const capabilitySpecSchema = z
       .default({ multiSource: 1 }),
     environment: environmentSpecSchema.optional(),
   })
-  .strict();
+  .strict()
+  .transform((c, ctx) => {
+    const { evaluator: raw, ...rest } = c;
+    if (rest.scorer === "waterfall") {
+      if (raw !== undefined) ctx.addIssue({ code: "custom", path: ["evaluator"], message: `evaluator options apply only to capabilities scored by qa, trajectory or report; this one uses the waterfall` });
+      return { ...rest, evaluator: undefined };
+    }
+    // Waterfall-only keys on an evaluator capability would be silently meaningless: say so.
+    const waterfallOnly = [
+      ["policies", c.policies],
+      ["environment", c.environment],
+      ["scoredTurns", c.scoredTurns !== "last" ? c.scoredTurns : undefined],
+      ["weights", c.weights.multiSource !== 1 ? c.weights : undefined],
+    ] as const;
+    for (const [key, value] of waterfallOnly) {
+      if (value) ctx.addIssue({ code: "custom", path: [key], message: `applies only to waterfall capabilities; the ${rest.scorer} scorer has no ${key}` });
+    }
+    if (raw && "judge" in raw) ctx.addIssue({ code: "custom", path: ["evaluator", "judge"], message: "the judge is chosen per scoring run (the benchmark's judge); remove evaluator.judge" });
+    if (raw && "type" in raw) ctx.addIssue({ code: "custom", path: ["evaluator", "type"], message: "the evaluator's type is the capability's scorer; remove evaluator.type" });
+    const parsed = evaluatorConfigSchema.safeParse({ ...(raw ?? {}), type: rest.scorer });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: ["evaluator", ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))], message: issue.message });
+      return z.NEVER;
+    }
+    return { ...rest, evaluator: parsed.data as EvaluatorConfig };
+  });
 
 export const policyRuleSchema = z
   .object({

@@ -6,9 +6,10 @@
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { describeType } from "./diagnostic";
 import { EVAL_KINDS } from "./eval-dataset";
 
-const relPath = z.string().trim().min(1, "expected a file path");
+const relPath = z.string({ error: (iss) => (iss.input === undefined ? "expected a file path" : `expected a file path, found ${describeType(iss.input)}`) }).trim().min(1, "expected a file path");
 
 /** A prompt template: inline text, or `{file: <path>}`. */
 const promptSchema = z.union([z.string().min(1, "expected a non-empty template"), z.object({ file: relPath }).strict()], {

@@ -56,34 +56,28 @@ export async function loadEvalDataset(opts: EvalLoadOptions): Promise<EvalLoadRe
 
   const datasetDir = path.dirname(opts.datasetFile);
   const referenceDir = opts.referenceBaseDir ?? datasetDir;
-  const files = new Map<string, Promise<LoadedReport>>();
-  const once = (file: string, read: () => Promise<LoadedReport>) => {
-    let p = files.get(file);
-    if (!p) files.set(file, (p = read()));
-    return p;
-  };
-
+  const files = reportFiles(diskFiles, show);
   const items: EvalItem[] = [];
   for (const d of drafts) {
     const fromFile = outputs.get(d.id);
     const draft = fromFile ?? d.inlineOutput;
     const baseDir = fromFile ? path.dirname(opts.outputsFile!) : datasetDir;
-    const output = draft ? await resolveOutput(draft, baseDir, once, show) : null;
+    const output = draft ? await files.output(draft, baseDir) : null;
     const needsReference = d.methods.some((m) => opts.reportMethods.has(m));
-    const referenceReport = needsReference ? await resolveReference(d, referenceDir, once, show) : null;
+    const referenceReport = needsReference ? await files.reference(d, referenceDir) : null;
     items.push({ ...withoutDraftFields(d), history: [], output, referenceReport });
   }
   attachHistory(items);
   return { items, diagnostics, errorCount: 0 };
 }
 
-function withoutDraftFields(d: ItemDraft): Omit<EvalItem, "history" | "output" | "referenceReport"> {
+export function withoutDraftFields(d: ItemDraft): Omit<EvalItem, "history" | "output" | "referenceReport"> {
   const { inlineOutput: _inline, ...rest } = d;
   return rest;
 }
 
 /** Each turn sees the turns before it, with the agent's own answers. */
-function attachHistory(items: EvalItem[]): void {
+export function attachHistory(items: EvalItem[]): void {
   const byConversation = new Map<string, EvalItem[]>();
   for (const it of items) {
     if (!it.conversation) continue;
@@ -101,57 +95,85 @@ function attachHistory(items: EvalItem[]): void {
   }
 }
 
-type Once = (file: string, read: () => Promise<LoadedReport>) => Promise<LoadedReport>;
-
-async function resolveOutput(d: AgentOutputDraft, baseDir: string, once: Once, show: (f: string) => string): Promise<AgentOutput> {
-  return {
-    answer: d.answer,
-    toolCalls: d.toolCalls,
-    events: d.events,
-    timestamps: d.timestamps,
-    report: d.report ? await resolveReport(d.report, baseDir, once, show) : null,
-  };
+/** Where report files come from: the disk, or a submission bundle. */
+export interface FileSource {
+  /** The file a path names, relative to a folder; throws when it leaves the source. */
+  resolve(baseDir: string, rel: string): string;
+  /** The file's bytes; throws an error with a `code` (ENOENT…) when it cannot be read. */
+  read(file: string): Promise<Uint8Array>;
 }
 
-async function resolveReport(r: ReportDraft, baseDir: string, once: Once, show: (f: string) => string): Promise<LoadedReport> {
-  if (r.kind === "json") return { ok: true, value: r.value, source: "inline JSON" };
-  if (r.kind === "markdown") return markdownReport(r.text, "inline markdown");
-  const file = path.resolve(baseDir, r.path);
-  return once(file, async () => {
-    const source = show(file);
-    const bytes = await readReportFile(file);
-    if (typeof bytes === "string") return { ok: false, error: `cannot read the report ${source}: ${bytes}`, source };
-    if (!/\.json$/i.test(file)) return markdownReport(bytes.toString("utf8"), source);
-    return jsonObject(bytes, source, "report");
-  });
+export const diskFiles: FileSource = {
+  resolve: (baseDir, rel) => path.resolve(baseDir, rel),
+  read: (file) => readFile(file),
+};
+
+/** Reads the reports that outputs and report items name, each file once. */
+export interface ReportFiles {
+  output(d: AgentOutputDraft, baseDir: string): Promise<AgentOutput>;
+  reference(d: Pick<ItemDraft, "groundTruth" | "path">, baseDir: string): Promise<LoadedReport>;
+}
+
+export function reportFiles(source: FileSource, show: (file: string) => string = (f) => f): ReportFiles {
+  const files = new Map<string, Promise<LoadedReport>>();
+  const once = (file: string, read: () => Promise<LoadedReport>) => {
+    let p = files.get(file);
+    if (!p) files.set(file, (p = read()));
+    return p;
+  };
+  const locate = (baseDir: string, rel: string): { file: string } | { error: string } => {
+    try {
+      return { file: source.resolve(baseDir, rel) };
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+  };
+  const bytesOf = async (file: string): Promise<Uint8Array | string> => {
+    try {
+      return await source.read(file);
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const report = async (r: ReportDraft, baseDir: string): Promise<LoadedReport> => {
+    if (r.kind === "json") return { ok: true, value: r.value, source: "inline JSON" };
+    if (r.kind === "markdown") return markdownReport(r.text, "inline markdown");
+    const at = locate(baseDir, r.path);
+    if ("error" in at) return { ok: false, error: `cannot read the report ${r.path}: ${at.error}`, source: r.path };
+    return once(at.file, async () => {
+      const shown = show(at.file);
+      const bytes = await bytesOf(at.file);
+      if (typeof bytes === "string") return { ok: false, error: `cannot read the report ${shown}: ${bytes}`, source: shown };
+      if (!/\.json$/i.test(at.file)) return markdownReport(Buffer.from(bytes).toString("utf8"), shown);
+      return jsonObject(bytes, shown, "report");
+    });
+  };
+
+  return {
+    async output(d, baseDir) {
+      return { answer: d.answer, toolCalls: d.toolCalls, events: d.events, timestamps: d.timestamps, report: d.report ? await report(d.report, baseDir) : null };
+    },
+    async reference(d, baseDir) {
+      if (d.groundTruth === null || d.groundTruth.trim() === "") {
+        return { ok: false, error: `a report item needs "ground_truth": the path of its reference JSON (${d.path})`, source: "" };
+      }
+      const at = locate(baseDir, d.groundTruth.trim());
+      if ("error" in at) return { ok: false, error: `cannot read the reference report ${d.groundTruth.trim()}: ${at.error}`, source: d.groundTruth.trim() };
+      return once(at.file, async () => {
+        const shown = show(at.file);
+        const bytes = await bytesOf(at.file);
+        if (typeof bytes === "string") return { ok: false, error: `cannot read the reference report ${shown}: ${bytes}`, source: shown };
+        return jsonObject(bytes, shown, "reference report");
+      });
+    },
+  };
 }
 
 function markdownReport(text: string, source: string): LoadedReport {
   const value = parseMarkdownReport(text);
   if (Object.keys(value).length === 0) return { ok: false, error: `the markdown report (${source}) has no title, sections or fields`, source };
   return { ok: true, value, source };
-}
-
-async function resolveReference(d: ItemDraft, baseDir: string, once: Once, show: (f: string) => string): Promise<LoadedReport> {
-  if (d.groundTruth === null || d.groundTruth.trim() === "") {
-    return { ok: false, error: `a report item needs "ground_truth": the path of its reference JSON (${d.path})`, source: "" };
-  }
-  const file = path.resolve(baseDir, d.groundTruth.trim());
-  return once(file, async () => {
-    const source = show(file);
-    const bytes = await readReportFile(file);
-    if (typeof bytes === "string") return { ok: false, error: `cannot read the reference report ${source}: ${bytes}`, source };
-    return jsonObject(bytes, source, "reference report");
-  });
-}
-
-/** The file's bytes, or why it could not be read (the error code). */
-async function readReportFile(file: string): Promise<Buffer | string> {
-  try {
-    return await readFile(file);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code ?? String(err);
-  }
 }
 
 function jsonObject(bytes: Uint8Array, source: string, what: string): LoadedReport {

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { benchmarks, benchmarkVersions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
-import type { BenchmarkInfo } from "./types";
+import type { BenchmarkInfo, BenchmarkLink } from "./types";
 
 /** A benchmark version by slug and version; the default benchmark and its newest version when omitted. */
 export function findBenchmarkVersion(db: Db, slug?: string, version?: string) {
@@ -16,6 +16,15 @@ export function findBenchmarkVersion(db: Db, slug?: string, version?: string) {
   return { benchmark: b, version: v, info: toInfo(b.slug, v.spec as unknown as BenchmarkSpec, versions.map((x) => x.version)) };
 }
 
+/** Every benchmark on the board, the default first. */
+export function listBenchmarks(db: Db): BenchmarkLink[] {
+  return db
+    .select({ slug: benchmarks.slug, title: benchmarks.title, isDefault: benchmarks.isDefault })
+    .from(benchmarks)
+    .orderBy(desc(benchmarks.isDefault), benchmarks.id)
+    .all();
+}
+
 export function toInfo(slug: string, spec: BenchmarkSpec, versions: string[]): BenchmarkInfo {
   return {
     slug,
@@ -26,6 +35,6 @@ export function toInfo(slug: string, spec: BenchmarkSpec, versions: string[]): B
     compat: spec.compat,
     retrieverTools: spec.retrieverTools,
     exactMatchWindow: spec.exactMatchWindow,
-    capabilities: spec.capabilities.map((c) => ({ id: c.id, label: c.label, description: c.description, directory: c.directory, multiSourceWeight: c.weights.multiSource, policies: c.policies })),
+    capabilities: spec.capabilities.map((c) => ({ id: c.id, label: c.label, description: c.description, directory: c.directory, multiSourceWeight: c.weights.multiSource, policies: c.policies, scorer: c.scorer ?? "waterfall" })),
   };
 }

@@ -18,7 +18,14 @@ export async function loadItemGroundTruth(db: Db, submissionId: number, capabili
   if (!row || !(row.spec as unknown as BenchmarkSpec).showGroundTruth) return null;
   let p = loaded.get(row.root);
   if (!p) loaded.set(row.root, (p = loadBenchmark(row.root)));
-  const gt = (await p).capabilities.find((c) => c.spec.id === capability)?.byUuid.get(uuid);
-  const last = gt?.turns.at(-1);
+  const cap = (await p).capabilities.find((c) => c.spec.id === capability);
+  if (cap?.kind === "dataset") {
+    const item = cap.byUuid.get(uuid);
+    if (!item) return null;
+    // A report item's ground truth is its reference report; the others', the reference answer.
+    const answer = item.referenceReport?.ok ? item.referenceReport.value : item.groundTruth;
+    return { answer, calls: (item.trajectoryGroundTruth ?? []).map((c) => ({ name: c.name, arguments: c.params })) };
+  }
+  const last = cap?.byUuid.get(uuid)?.turns.at(-1);
   return last ? { answer: last.answer, calls: last.calls.map((c) => ({ name: c.name, arguments: c.arguments })) } : null;
 }

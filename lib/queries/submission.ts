@@ -1,10 +1,10 @@
 /** One submission: metadata, timeline, its current run's scores, funnel and items. */
-import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
-import type { Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail, TrajectoryRow, TrajectoryView } from "./types";
+import type { EvaluationView, EvaluatorRow, Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail, TrajectoryRow, TrajectoryView } from "./types";
 
 function submissionWithBenchmark(db: Db, id: number) {
   return db
@@ -65,8 +65,9 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
       return { id: c.id, label: c.label, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0 };
     }),
     domains: domains.map((d) => ({ capability: d.capability, domain: d.domain, score: d.score, nItems: d.nItems })),
-    funnel: run?.status === "completed" ? funnel(db, run.id) : null,
+    funnel: run?.status === "completed" ? funnel(db, run.id, spec) : null,
     trajectory: run?.status === "completed" ? trajectoryRows(db, run.id, spec) : [],
+    evaluators: run?.status === "completed" ? evaluatorRows(db, run.id, spec) : [],
     timeline: timeline.map((t) => ({ at: t.at.toISOString(), actor: t.actor, action: t.action, fromState: t.fromState, toState: t.toState, reason: t.reason })),
     validation: report?.summary
       ? { errors: report.summary.errors, warnings: report.summary.warnings, warningCounts: report.warningCounts ?? {}, firstErrors: (report.errors ?? []).slice(0, 20).map((e) => ({ code: e.code, file: e.file, ...(e.path ? { path: e.path } : {}), message: e.message })) }
@@ -75,8 +76,14 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
 }
 
 /** Where items ended: not scored, stopped by policy, exact match passed, failed correctness or groundedness, passed. */
-export function funnel(db: Db, runId: number): Funnel {
-  const rows = db.select({ stage: itemResults.stage, status: itemResults.status, score: itemResults.score, result: itemResults.result }).from(itemResults).where(eq(itemResults.runId, runId)).all();
+export function funnel(db: Db, runId: number, spec: BenchmarkSpec): Funnel | null {
+  const waterfall = spec.capabilities.filter((c) => (c.scorer ?? "waterfall") === "waterfall").map((c) => c.id);
+  if (waterfall.length === 0) return null;
+  const rows = db
+    .select({ stage: itemResults.stage, status: itemResults.status, score: itemResults.score, result: itemResults.result })
+    .from(itemResults)
+    .where(and(eq(itemResults.runId, runId), inArray(itemResults.capability, waterfall)))
+    .all();
   const f: Funnel = { total: rows.length, notScored: 0, policy: 0, exactPassed: 0, correctnessFailed: 0, groundednessFailed: 0, passed: 0 };
   for (const r of rows) {
     if (r.status !== "scored") f.notScored++;
@@ -116,7 +123,7 @@ export function listItems(db: Db, runId: number, filters: ItemFilters = {}): Ite
 export function getItem(db: Db, runId: number, capability: string, uuid: string): ItemDetail | null {
   const row = db.select().from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid))).get();
   if (!row) return null;
-  const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string; trajectory?: TrajectoryView; trace?: { query: string; answer: unknown; calls: ItemDetail["calls"]; responses: unknown[] }[] };
+  const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string; trajectory?: TrajectoryView; evaluation?: EvaluationView; trace?: { query: string; answer: unknown; calls: ItemDetail["calls"]; responses: unknown[] }[] };
   const scored = r.trace?.at(-1);
   return {
     capability: row.capability,
@@ -134,6 +141,9 @@ export function getItem(db: Db, runId: number, capability: string, uuid: string)
     verdicts: (r.verdicts ?? []).map((v) => ({ stage: v.stage, turnId: v.turnId, outcome: v.outcome, score: v.score, explanation: v.explanation, judge: v.judge, cacheHit: v.cacheHit, latencyMs: v.latencyMs })),
     detail: r.detail ?? null,
     trajectory: r.trajectory ?? null,
+    evaluation: r.evaluation
+      ? { kind: r.evaluation.kind, status: r.evaluation.status, score: r.evaluation.score, reasoning: r.evaluation.reasoning, error: r.evaluation.error, judge: r.evaluation.judge, latencyMs: r.evaluation.latencyMs, subScores: r.evaluation.subScores ?? {}, details: r.evaluation.details ?? null }
+      : null,
   };
 }
 
@@ -150,5 +160,28 @@ function trajectoryRows(db: Db, runId: number, spec: BenchmarkSpec): TrajectoryR
   return spec.capabilities.flatMap((c) => {
     const r = rows.find((x) => x.capability === c.id);
     return r ? [{ capability: c.id, label: c.label, n: r.n, score: r.score, toolNamesF1: r.names, paramsF1: r.params, exactShare: r.exact }] : [];
+  });
+}
+
+/** Per evaluator capability: items, scored items and the mean of each sub-score. */
+function evaluatorRows(db: Db, runId: number, spec: BenchmarkSpec): EvaluatorRow[] {
+  const caps = spec.capabilities.filter((c) => c.scorer && c.scorer !== "waterfall");
+  if (caps.length === 0) return [];
+  const rows = db.$client
+    .prepare(`SELECT capability, status, json_extract(result, '$.evaluation.subScores') AS sub FROM item_results WHERE run_id = ?`)
+    .all(runId) as { capability: string; status: string; sub: string | null }[];
+  return caps.map((c) => {
+    const mine = rows.filter((r) => r.capability === c.id);
+    const sums = new Map<string, { total: number; n: number }>();
+    for (const r of mine) {
+      if (r.status !== "scored" || !r.sub) continue;
+      for (const [name, v] of Object.entries(JSON.parse(r.sub) as Record<string, number | null>)) {
+        const s = sums.get(name) ?? { total: 0, n: 0 };
+        if (typeof v === "number") sums.set(name, { total: s.total + v, n: s.n + 1 });
+        else sums.set(name, s);
+      }
+    }
+    const subScores = Object.fromEntries([...sums].map(([name, s]) => [name, s.n ? s.total / s.n : null]));
+    return { capability: c.id, label: c.label, scorer: c.scorer, nItems: mine.length, nScored: mine.filter((r) => r.status === "scored").length, subScores };
   });
 }

@@ -6,6 +6,15 @@ export interface CapabilityInfo {
   directory: string;
   multiSourceWeight: number;
   policies: boolean;
+  /** `waterfall`, or the evaluator that scores it: `qa`, `trajectory`, `report`. */
+  scorer: string;
+}
+
+/** A benchmark on this board, for the switch between leaderboards. */
+export interface BenchmarkLink {
+  slug: string;
+  title: string;
+  isDefault: boolean;
 }
 
 export interface BenchmarkInfo {
@@ -96,6 +105,8 @@ export interface SubmissionDetail {
   funnel: Funnel | null;
   /** Per capability: the deterministic trajectory comparison, a diagnostic outside the ranking. */
   trajectory: TrajectoryRow[];
+  /** Per evaluator capability (qa, trajectory, report): what its evaluator reported beyond the score. */
+  evaluators: EvaluatorRow[];
   timeline: TimelineEvent[];
   validation: { errors: number; warnings: number; warningCounts: Record<string, number>; firstErrors: { code: string; file: string; path?: string; message: string }[] } | null;
 }
@@ -167,6 +178,30 @@ export interface ItemDetail extends ItemRow {
   verdicts: VerdictView[];
   detail: string | null;
   trajectory: TrajectoryView | null;
+  /** Evaluator capabilities: the evaluator's result for this item. */
+  evaluation: EvaluationView | null;
+}
+
+export interface EvaluatorRow {
+  capability: string;
+  label: string;
+  scorer: string;
+  nItems: number;
+  nScored: number;
+  /** Mean of each sub-score (the report's `vlm_field`) over the scored items that have it. */
+  subScores: Record<string, number | null>;
+}
+
+export interface EvaluationView {
+  kind: string;
+  status: string;
+  score: number | null;
+  reasoning: string;
+  error: string | null;
+  judge: string | null;
+  latencyMs: number;
+  subScores: Record<string, number | null>;
+  details: Record<string, unknown> | null;
 }
 
 /** An item's expected answer and calls, shown only when the benchmark allows it. */

@@ -5,7 +5,7 @@
  * ran before. Ground-truth responses depend only on the benchmark version: they come from a
  * store when one is given (see `replay-gt`), and are replayed once otherwise.
  */
-import type { Benchmark } from "../benchmark/load-benchmark";
+import { findDialogue, type Benchmark } from "../benchmark/load-benchmark";
 import type { CapabilitySpec, EnvironmentSpec } from "../benchmark/spec";
 import { matchesAny } from "../benchmark/tool-glob";
 import type { ToolCall, Turn } from "../formats/dialogue";
@@ -157,7 +157,7 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
     const key = `${cap.id}\0${uuid}`;
     let p = inFlightGt.get(key);
     if (!p) {
-      const gt = benchmark.capabilities.find((c) => c.spec.id === cap.id)?.byUuid.get(uuid);
+      const gt = findDialogue(benchmark, cap.id, uuid);
       if (!gt) throw new ReplayError(`no ground truth for ${cap.id}/${uuid}`);
       p = runDialogue(cap, gt.domain, uuid, groundTruthTurns(cap, gt.turns)).then((turns) => {
         store.set(cap.id, uuid, turns);

@@ -2,7 +2,7 @@
 import { aggregate, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayMode } from "../replay/replay-port";
-import type { Submission } from "../validate/validate-bundle";
+import { submittedCapabilities, type Submission } from "../validate/validate-bundle";
 import type { ItemResult } from "./score-submission";
 
 export interface ScoreResults {
@@ -27,7 +27,7 @@ export function buildResults(
   opts: AggregateOptions = {},
 ): ScoreResults {
   const ids = benchmark.capabilities.map((c) => c.spec.id);
-  const agg = aggregate(ids, new Set(submission.capabilities.keys()), items, opts);
+  const agg = aggregate(ids, submittedCapabilities(submission), items, opts);
   const capabilities: ScoreResults["capabilities"] = {};
   for (const c of benchmark.capabilities) capabilities[c.spec.id] = { label: c.spec.label, ...agg.capabilities[c.spec.id]! };
   return {

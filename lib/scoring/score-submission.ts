@@ -1,10 +1,17 @@
 /**
- * Scores every ground-truth item of a benchmark against a validated submission: replay,
- * waterfall per scored turn, dialogue score = mean of its scored turns. Missing predictions
- * and agent errors are items with score 0 and a status that says so.
+ * Scores every ground-truth item of a benchmark against a validated submission. Waterfall
+ * capabilities: replay, waterfall per scored turn, dialogue score = mean of its scored
+ * turns. Evaluator capabilities: the capability's evaluator (qa, trajectory, report) on
+ * each routed item, conversation turns with their history. Missing predictions and agent
+ * errors are items with score 0 and a status that says so.
  */
 import { compareToolCalls, sequentialSteps } from "./evaluators/trajectory-compare";
-import type { Benchmark, CapabilityData } from "../benchmark/load-benchmark";
+import type { Benchmark, DatasetCapability, DatasetItem, DialogueCapability } from "../benchmark/load-benchmark";
+import type { EvalItem, EvalKind } from "../formats/eval-dataset";
+import { attachHistory } from "../formats/eval-load";
+import { evaluateItem, outputGap, type Evaluator } from "./evaluators/evaluator";
+import type { EvalItemResult } from "./evaluators/result";
+import type { ScoreJudge } from "./judges/score-judge";
 import { itemWeight, type SourceKind } from "../benchmark/item-weight";
 import { resolvePolicy } from "../benchmark/policy";
 import type { GroundTruthDialogue, PredictedDialogue, Turn } from "../formats/dialogue";
@@ -26,8 +33,8 @@ export interface ItemResult {
   /** 0..1 */
   score: number;
   status: ItemStatus;
-  /** The stage that decided the score of the last scored turn. */
-  stage: StageName | "none";
+  /** The stage that decided the score of the last scored turn; the evaluator for evaluator capabilities. */
+  stage: StageName | EvalKind | "none";
   /** pass / fail / unchecked / skipped: the policy verdict of the last scored turn. */
   policy: Verdict["outcome"];
   turns: { turnId: number; score: number; stage: StageName | "none"; status: TurnScore["status"] }[];
@@ -43,6 +50,8 @@ export interface ItemResult {
    * truth's, compared deterministically (tool names, parameters, order).
    */
   trajectory?: TrajectoryDiagnostic;
+  /** Evaluator capabilities: the evaluator's result (reasoning, sub-scores, evidence). */
+  evaluation?: EvalItemResult;
 }
 
 export interface TrajectoryDiagnostic {
@@ -68,7 +77,10 @@ export interface TurnTrace {
 }
 
 export interface ScoreOptions {
-  judge: Judge;
+  /** The judge of waterfall capabilities; required when the benchmark has any. */
+  judge?: Judge;
+  /** The graded judge of evaluator capabilities; required when the benchmark has any. */
+  scoreJudge?: ScoreJudge;
   replay: ReplayPort;
   /** Items scored at once; the judge bounds its own calls separately. */
   concurrency?: number;
@@ -82,30 +94,75 @@ export interface ScoreOptions {
 
 export const itemKey = (capability: string, uuid: string) => `${capability}\0${uuid}`;
 
-interface Task {
-  cap: CapabilityData;
-  gt: GroundTruthDialogue;
-  prediction: PredictedDialogue | undefined;
-}
+type Task =
+  | { kind: "dialogue"; cap: DialogueCapability; judge: Judge; gt: GroundTruthDialogue; prediction: PredictedDialogue | undefined }
+  | { kind: "dataset"; cap: DatasetCapability; evaluator: Evaluator; gt: DatasetItem; item: EvalItem };
 
 export async function scoreSubmission(benchmark: Benchmark, submission: Submission, opts: ScoreOptions): Promise<ItemResult[]> {
   const tasks: Task[] = [];
   for (const cap of benchmark.capabilities) {
+    if (cap.kind === "dataset") {
+      tasks.push(...datasetTasks(cap, submission, opts));
+      continue;
+    }
+    const judge = opts.judge;
+    if (!judge) throw new Error(`capability ${cap.spec.id} is scored by the waterfall: scoring needs a judge`);
     const predicted = submission.capabilities.get(cap.spec.id);
-    for (const gts of cap.domains.values()) for (const gt of gts) tasks.push({ cap, gt, prediction: predicted?.get(gt.uuid) });
+    for (const gts of cap.domains.values()) for (const gt of gts) tasks.push({ kind: "dialogue", cap, judge, gt, prediction: predicted?.get(gt.uuid) });
   }
   let done = 0;
   opts.onProgress?.(0, tasks.length);
   return mapPool(tasks, opts.concurrency ?? 64, async (task) => {
     const stored = opts.done?.get(itemKey(task.cap.spec.id, task.gt.uuid));
-    const result = stored ?? (await scoreItem(benchmark, task, opts));
+    const result = stored ?? (task.kind === "dataset" ? await scoreDatasetItem(task, opts) : await scoreItem(benchmark, task, opts));
     if (!stored) opts.onItem?.(result);
     opts.onProgress?.(++done, tasks.length);
     return result;
   });
 }
 
-async function scoreItem(benchmark: Benchmark, { cap, gt, prediction }: Task, opts: ScoreOptions): Promise<ItemResult> {
+/** The capability's routed items, each with the agent's output and its conversation's history. */
+function datasetTasks(cap: DatasetCapability, submission: Submission, opts: ScoreOptions): Task[] {
+  if (!opts.scoreJudge) throw new Error(`capability ${cap.spec.id} is scored by ${cap.spec.scorer}: scoring needs a score judge`);
+  const evaluator = cap.evaluator(opts.scoreJudge);
+  const outputs = submission.outputs.get(cap.spec.id);
+  const tasks: Task[] = [];
+  for (const entries of cap.entries.values()) {
+    const items = entries.map((gt): EvalItem => {
+      const { uuid: _uuid, domain: _domain, ...item } = gt;
+      return { ...item, history: [], output: outputs?.get(gt.uuid) ?? null };
+    });
+    attachHistory(items);
+    entries.forEach((gt, i) => {
+      if (cap.byUuid.get(gt.uuid) === gt) tasks.push({ kind: "dataset", cap, evaluator, gt, item: items[i]! });
+    });
+  }
+  return tasks;
+}
+
+async function scoreDatasetItem({ cap, evaluator, gt, item }: Extract<Task, { kind: "dataset" }>, opts: ScoreOptions): Promise<ItemResult> {
+  const kind = evaluator.kind;
+  const base = { capability: cap.spec.id, domain: gt.domain, uuid: gt.uuid, weight: 1, sources: "none" as const, replay: "none" as const, verified: false, policy: "skipped" as const, turns: [], verdicts: [] };
+  const output = item.output;
+  if (!output) return { ...base, score: 0, status: "missing", stage: "none", detail: "no output for this item" };
+  const trace: TurnTrace[] = [
+    {
+      turnId: (item.conversation?.index ?? 0) + 1,
+      query: item.query,
+      answer: output.answer,
+      calls: (output.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.params })),
+      responses: [],
+    },
+  ];
+  const gap = outputGap(kind, output);
+  if (gap) return { ...base, score: 0, status: "agent_error", stage: kind, detail: `the output has ${gap}`, trace };
+  const evaluation = await evaluateItem(evaluator, item, opts.now);
+  if (evaluation.status === "scored") return { ...base, score: evaluation.score!, status: "scored", stage: kind, trace, evaluation };
+  // Routed items are never skipped; an error is the evaluator's or its judge's: rescore, never a silent 0.
+  return { ...base, score: 0, status: "judge_error", stage: kind, detail: evaluation.error ?? evaluation.reasoning, trace, evaluation };
+}
+
+async function scoreItem(benchmark: Benchmark, { cap, judge, gt, prediction }: Extract<Task, { kind: "dialogue" }>, opts: ScoreOptions): Promise<ItemResult> {
   const { weight, sources } = itemWeight(cap.spec, gt, benchmark.spec.retrieverTools);
   const base = {
     capability: cap.spec.id,
@@ -158,7 +215,7 @@ async function scoreItem(benchmark: Benchmark, { cap, gt, prediction }: Task, op
           window: benchmark.spec.exactMatchWindow,
           hasResponses: opts.replay.providesResponses,
         },
-        { judge: opts.judge, now },
+        { judge, now },
       ),
     );
   }

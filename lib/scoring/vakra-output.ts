@@ -11,8 +11,9 @@ import type { StageName, Verdict } from "./verdict";
 export function buildVakraOutputs(benchmark: Benchmark, submission: Submission, items: readonly ItemResult[], dirs: { groundTruth: string; predictions: string }) {
   const byKey = new Map(items.map((it) => [`${it.capability}\0${it.uuid}`, it]));
   const out: { file: string; document: unknown }[] = [];
+  // VAKRA's files describe dialogues: evaluator capabilities have their own outputs.
   for (const cap of benchmark.capabilities) {
-    if (!submission.capabilities.has(cap.spec.id)) continue;
+    if (cap.kind !== "dialogues" || !submission.capabilities.has(cap.spec.id)) continue;
     const predicted = submission.capabilities.get(cap.spec.id)!;
     const domains: Record<string, unknown> = {};
     const all: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * Loads the demo benchmark into the database and publishes its sample submissions as demo
+ * Loads a demo benchmark into the database and publishes its sample submissions as demo
  * entries. Idempotent: a second load finds every bundle already ingested and changes nothing.
  */
 import { readdir } from "node:fs/promises";
@@ -13,12 +13,12 @@ import { approve } from "./review";
 import type { ScoringDeps } from "./score-job";
 import { runWorker } from "./worker";
 
-export async function loadDemoEntries(db: Db, demoDir: string, deps: ScoringDeps, log: (line: string) => void = () => {}) {
-  const { versionId } = await registerBenchmark(db, demoDir, { isDefault: true, now: deps.now() });
+export async function loadDemoEntries(db: Db, demoDir: string, deps: ScoringDeps, log: (line: string) => void = () => {}, opts: { isDefault?: boolean } = {}) {
+  const { versionId } = await registerBenchmark(db, demoDir, { isDefault: opts.isDefault ?? true, now: deps.now() });
   const dir = path.join(demoDir, "submissions");
   let created = 0;
   for (const name of (await readdir(dir)).sort()) {
-    const out = await ingestBundle(db, { versionId, bundlePath: path.join(dir, name), source: "demo", sourceRef: `benchmarks/demo/submissions/${name}`, actor: "demo-loader", isDemo: true }, deps.now);
+    const out = await ingestBundle(db, { versionId, bundlePath: path.join(dir, name), source: "demo", sourceRef: `benchmarks/${path.basename(demoDir)}/submissions/${name}`, actor: "demo-loader", isDemo: true }, deps.now);
     if (out.created) {
       created++;
       log(`ingested ${name}: ${out.state}`);

@@ -9,6 +9,7 @@ import { auditLog, capabilityScores, domainScores, itemResults, jobs, scoringRun
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayPort } from "../replay/replay-port";
 import type { Judge } from "../scoring/judges/judge";
+import type { ScoreJudge } from "../scoring/judges/score-judge";
 import { buildResults } from "../scoring/score-results";
 import { itemKey, scoreSubmission, type ItemResult } from "../scoring/score-submission";
 import { validateBundle } from "../validate/validate-bundle";
@@ -21,6 +22,8 @@ export interface ScoringDeps {
   /** A replay port for the benchmark; the worker keeps them warm across jobs. */
   replayFor: (benchmark: Benchmark, mode: RunSpec["replayMode"]) => Promise<ReplayPort>;
   judgeFor: (spec: Pick<RunSpec, "judgeKind" | "judgeModel">) => Judge;
+  /** The graded judge of evaluator capabilities (qa, trajectory, report), from the same spec. */
+  scoreJudgeFor: (spec: Pick<RunSpec, "judgeKind" | "judgeModel">) => ScoreJudge;
   /** Items stored per write transaction. */
   flushEvery?: number;
   /** Test hook: called after each flush with the number of items stored so far. */
@@ -89,13 +92,18 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
   };
 
   let items: ItemResult[];
-  let judge: Judge;
+  let judgeId: string;
   try {
-    judge = deps.judgeFor({ judgeKind: run.judgeKind, ...(run.judgeModel ? { judgeModel: run.judgeModel } : {}) });
+    const judgeSpec = { judgeKind: run.judgeKind, ...(run.judgeModel ? { judgeModel: run.judgeModel } : {}) };
+    // Each kind of judge only where a capability needs it: the waterfall's, the evaluators'.
+    const judge = benchmark.capabilities.some((c) => c.kind === "dialogues") ? deps.judgeFor(judgeSpec) : undefined;
+    const scoreJudge = benchmark.capabilities.some((c) => c.kind === "dataset") ? deps.scoreJudgeFor(judgeSpec) : undefined;
+    judgeId = (judge ?? scoreJudge)!.id;
     const replay = await deps.replayFor(benchmark, run.replayMode);
     let total = 0;
     items = await scoreSubmission(benchmark, submission, {
-      judge,
+      ...(judge ? { judge } : {}),
+      ...(scoreJudge ? { scoreJudge } : {}),
       replay,
       done,
       onProgress: (_d, t) => (total = t),
@@ -109,7 +117,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
     return fail(`scoring failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 
-  const results = buildResults(benchmark, submission, items, { judgeId: judge.id, replay: run.replayMode, verified: run.replayMode === "mcp", createdAt: deps.now() });
+  const results = buildResults(benchmark, submission, items, { judgeId, replay: run.replayMode, verified: run.replayMode === "mcp", createdAt: deps.now() });
   const unjudged = items.filter((i) => i.status === "judge_error" || i.status === "replay_error").length;
   const at = deps.now();
   db.transaction((tx) => {
@@ -121,12 +129,12 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
       for (const [domain, d] of Object.entries(c.domains)) tx.insert(domainScores).values({ runId: run.id, capability, domain, score: d.score, nItems: d.nItems }).onConflictDoNothing().run();
     }
     tx.update(scoringRuns)
-      .set({ status: "completed", judgeId: judge.id, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, finishedAt: at })
+      .set({ status: "completed", judgeId, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, finishedAt: at })
       .where(eq(scoringRuns.id, run.id))
       .run();
     tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id)).run();
     tx.update(submissions).set({ currentRunId: run.id }).where(eq(submissions.id, sub.id)).run();
-    const details = { runId: run.id, overall: Math.round(results.overall.score * 10) / 10, judge: judge.id, replay: run.replayMode };
+    const details = { runId: run.id, overall: Math.round(results.overall.score * 10) / 10, judge: judgeId, replay: run.replayMode };
     if (unjudged > 0) transition(tx, sub.id, "error", { actor: "worker", at, reason: `${unjudged} item(s) could not be judged or replayed; rescore before publishing`, details });
     else transition(tx, sub.id, "scored", { actor: "worker", at, details });
     tx.insert(auditLog).values({ at, actor: "worker", action: "run:completed", submissionId: sub.id, reason: `run ${run.id}`, details }).run();

@@ -9,7 +9,9 @@ import { createMcpReplay } from "../replay/mcp-replay";
 import { createNoReplay, createRecordedReplay } from "../replay/recorded-replay";
 import type { ReplayPort } from "../replay/replay-port";
 import { createOpenAiJudge } from "../scoring/judges/openai-judge";
+import { createOpenAiScoreJudge } from "../scoring/judges/openai-score-judge";
 import { createRulesJudge } from "../scoring/judges/rules-judge";
+import { createRulesScoreJudge } from "../scoring/judges/rules-score-judge";
 import { createDbVerdictCache } from "./db-verdict-cache";
 import type { ScoringDeps } from "./score-job";
 
@@ -23,6 +25,11 @@ export function createScoringDeps(db: Db, opts: { now?: () => Date; judge?: Judg
   const now = opts.now ?? (() => new Date());
   const ports = new Map<string, Promise<ReplayPort>>();
   const cache = createDbVerdictCache(db, now);
+  const endpoint = (spec: Parameters<ScoringDeps["judgeFor"]>[0]) => {
+    const baseUrl = opts.judge?.baseUrl;
+    if (!baseUrl || !spec.judgeModel) throw new Error("the openai judge needs a base URL and a model (AGENTBOARD_JUDGE_BASE_URL, benchmark.yaml judge.model)");
+    return { baseUrl, model: spec.judgeModel, ...(opts.judge?.apiKey ? { apiKey: opts.judge.apiKey } : {}), concurrency: opts.judge?.concurrency ?? 16 };
+  };
   return {
     now,
     replayFor(benchmark: Benchmark, mode) {
@@ -41,9 +48,11 @@ export function createScoringDeps(db: Db, opts: { now?: () => Date; judge?: Judg
     },
     judgeFor(spec) {
       if (spec.judgeKind === "rules") return createRulesJudge();
-      const baseUrl = opts.judge?.baseUrl;
-      if (!baseUrl || !spec.judgeModel) throw new Error("the openai judge needs a base URL and a model (AGENTBOARD_JUDGE_BASE_URL, benchmark.yaml judge.model)");
-      return createOpenAiJudge({ baseUrl, model: spec.judgeModel, ...(opts.judge?.apiKey ? { apiKey: opts.judge.apiKey } : {}), concurrency: opts.judge?.concurrency ?? 16, cache });
+      return createOpenAiJudge({ ...endpoint(spec), cache });
+    },
+    scoreJudgeFor(spec) {
+      if (spec.judgeKind === "rules") return createRulesScoreJudge();
+      return createOpenAiScoreJudge({ ...endpoint(spec), cache });
     },
     async close() {
       await Promise.all([...ports.values()].map(async (p) => (await p).close()));

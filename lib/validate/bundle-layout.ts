@@ -1,7 +1,8 @@
 /**
  * Maps bundle paths to capability/domain files. Accepts an optional single top-level folder
  * (`output/`), capability folders named exactly or by their `capability_N_` prefix, and
- * ignores the sidecars real runs leave behind (`*_tools.json`, `run.log`).
+ * ignores the sidecars real runs leave behind (`*_tools.json`, `run.log`). In an evaluator
+ * capability's folder, files other than `<domain>.json` are report files its outputs may name.
  */
 import type { Diagnostic } from "../formats/diagnostic";
 import type { CapabilitySpec } from "../benchmark/spec";
@@ -61,6 +62,8 @@ export function mapLayout(paths: readonly string[], capabilities: readonly Capab
       diagnostics.push({ severity: "warning", code: "capability_dir_alias", file: prefix + dir, message: `read as ${capability.directory} (same capability_N_ prefix)` });
     }
     if (parts.length !== 2 || !name.endsWith(".json")) {
+      // An evaluator capability's other files are the reports its outputs name (report_path).
+      if (capability.scorer !== "waterfall") continue;
       diagnostics.push({ severity: "warning", code: "ignored_file", file: full, message: "expected <capability_dir>/<domain>.json; ignored" });
       continue;
     }

@@ -6,17 +6,26 @@ import { parse as parseYaml } from "yaml";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import { DiagnosticSink, type Diagnostic } from "../formats/diagnostic";
 import type { PredictedDialogue } from "../formats/dialogue";
+import type { AgentOutput } from "../formats/eval-dataset";
 import { readPredictionFile } from "../formats/read-dialogues";
 import { readJson } from "../formats/read-json";
 import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
 import { mapLayout } from "./bundle-layout";
+import { bundleFiles, readDatasetOutputs } from "./dataset-outputs";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
 export interface Submission {
   sha256: string;
-  /** Predictions per submitted capability id, keyed by uuid. */
+  /** Predicted dialogues per submitted waterfall capability id, keyed by uuid. */
   capabilities: Map<string, Map<string, PredictedDialogue>>;
+  /** Agent outputs per submitted evaluator capability id, keyed by item id. */
+  outputs: Map<string, Map<string, AgentOutput>>;
   metadata: Record<string, unknown> | null;
+}
+
+/** The capability ids a submission covers, of either kind. */
+export function submittedCapabilities(s: Pick<Submission, "capabilities" | "outputs">): Set<string> {
+  return new Set([...s.capabilities.keys(), ...s.outputs.keys()]);
 }
 
 export interface ValidationOutcome {
@@ -34,7 +43,7 @@ export interface ValidateOptions {
 export async function validateBundle(location: string, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
   const opened = await openBundle(location, opts.zipLimits);
   if (!opened.ok) {
-    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, opened.problems, new Map(), 0, 0, null, opts) };
+    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, opened.problems, { capabilities: new Map(), outputs: new Map() }, 0, null, opts) };
   }
   try {
     return await validateSource(opened.source, benchmark, opts);
@@ -51,17 +60,14 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
   const diagnostics: Diagnostic[] = [...layout.diagnostics];
   const byPath = new Map(source.files.map((f) => [f.path, f]));
   const capabilities = new Map<string, Map<string, PredictedDialogue>>();
+  const outputs = new Map<string, Map<string, AgentOutput>>();
+  const files = bundleFiles(byPath);
   const firstSeen = new Map<string, Map<string, string>>(); // capability → uuid → "file record i"
   let records = 0;
 
   for (const ref of layout.domainFiles) {
     const cap = benchmark.capabilities.find((c) => c.spec.id === ref.capability.id)!;
     const sink = new DiagnosticSink(ref.path);
-    const bucket = capabilities.get(cap.spec.id) ?? new Map<string, PredictedDialogue>();
-    capabilities.set(cap.spec.id, bucket);
-    const seen = firstSeen.get(cap.spec.id) ?? new Map<string, string>();
-    firstSeen.set(cap.spec.id, seen);
-
     const bytes = await readEntry(byPath.get(ref.path)!, sink);
     if (!bytes) {
       diagnostics.push(...sink.items);
@@ -80,6 +86,17 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
       diagnostics.push(...sink.items);
       continue;
     }
+    if (cap.kind === "dataset") {
+      const bucket = outputs.get(cap.spec.id) ?? new Map<string, AgentOutput>();
+      outputs.set(cap.spec.id, bucket);
+      records += await readDatasetOutputs({ cap, domain: ref.domain, file: ref.path, value: json.value, sink, source: files, bucket });
+      diagnostics.push(...sink.items);
+      continue;
+    }
+    const bucket = capabilities.get(cap.spec.id) ?? new Map<string, PredictedDialogue>();
+    capabilities.set(cap.spec.id, bucket);
+    const seen = firstSeen.get(cap.spec.id) ?? new Map<string, string>();
+    firstSeen.set(cap.spec.id, seen);
     if (Array.isArray(json.value)) records += json.value.length;
     for (const { record, dialogue: d } of readPredictionFile(json.value, sink, { fileDomain: ref.domain })) {
       const where = { record, uuid: d.uuid };
@@ -119,14 +136,13 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
       message: `no prediction files found; expected <capability_dir>/<domain>.json with capability_dir one of ${benchmark.capabilities.map((c) => c.spec.directory).join(", ")}`,
     });
   }
-  const submission: Submission = { sha256: source.sha256, capabilities, metadata };
+  const submission: Submission = { sha256: source.sha256, capabilities, outputs, metadata };
   const report = buildReport(
     benchmark,
     { location: source.location, kind: source.kind, sha256: source.sha256, files: source.files.length },
     diagnostics,
-    capabilities,
+    submission,
     records,
-    [...capabilities.values()].reduce((n, m) => n + m.size, 0),
     metadata,
     opts,
   );
@@ -175,19 +191,18 @@ function buildReport(
   benchmark: Benchmark,
   bundle: ValidationReport["bundle"],
   diagnostics: Diagnostic[],
-  caps: Map<string, Map<string, PredictedDialogue>>,
+  predicted: Pick<Submission, "capabilities" | "outputs">,
   records: number,
-  dialogues: number,
   metadata: Record<string, unknown> | null,
   opts: ValidateOptions,
 ): ValidationReport {
   const s = summariseDiagnostics(diagnostics, opts.errorLimit ?? 1000);
   const coverage: Record<string, CapabilityCoverage> = {};
   for (const cap of benchmark.capabilities) {
-    const predicted = caps.get(cap.spec.id);
-    const c: CapabilityCoverage = { directory: cap.spec.directory, label: cap.spec.label, submitted: predicted !== undefined, expected: 0, predicted: 0, missing: 0, domains: {} };
+    const ids: ReadonlyMap<string, unknown> | undefined = cap.kind === "dataset" ? predicted.outputs.get(cap.spec.id) : predicted.capabilities.get(cap.spec.id);
+    const c: CapabilityCoverage = { directory: cap.spec.directory, label: cap.spec.label, submitted: ids !== undefined, expected: 0, predicted: 0, missing: 0, domains: {} };
     for (const [domain, gts] of cap.domains) {
-      const missingUuids = gts.filter((g) => !predicted?.has(g.uuid)).map((g) => g.uuid);
+      const missingUuids = gts.filter((g) => !ids?.has(g.uuid)).map((g) => g.uuid);
       c.domains[domain] = { expected: gts.length, predicted: gts.length - missingUuids.length, missing: missingUuids.length, missingUuids };
       c.expected += gts.length;
       c.missing += missingUuids.length;
@@ -200,7 +215,13 @@ function buildReport(
     valid: s.errorCount === 0,
     bundle,
     benchmark: { slug: benchmark.spec.slug, version: benchmark.spec.version },
-    summary: { errors: s.errorCount, warnings: s.warningCount, records, dialogues, submittedCapabilities: [...caps.keys()] },
+    summary: {
+      errors: s.errorCount,
+      warnings: s.warningCount,
+      records,
+      dialogues: [...predicted.capabilities.values(), ...predicted.outputs.values()].reduce((n, m) => n + m.size, 0),
+      submittedCapabilities: benchmark.capabilities.map((c) => c.spec.id).filter((id) => submittedCapabilities(predicted).has(id)),
+    },
     errors: s.errors,
     errorsOmitted: s.errorsOmitted,
     warnings: s.warnings,

@@ -3,7 +3,7 @@
  * environment once and stores the responses for all later scoring runs. Reports responses
  * that differ from those stored in the ground-truth files (environment drift).
  */
-import type { Benchmark } from "../../lib/benchmark/load-benchmark";
+import { dialogueCapability, type Benchmark } from "../../lib/benchmark/load-benchmark";
 import { groundTruthFilePath, saveGroundTruthStore } from "../../lib/replay/groundtruth-file";
 import { createMcpReplay, createMemoryGroundTruthStore, type McpReplayPort } from "../../lib/replay/mcp-replay";
 import { canonicalJson } from "../../lib/scoring/canonical-json";
@@ -21,7 +21,7 @@ export interface ReplayGtFlags {
 
 /** Replays all ground truth through `replay` (which stores it); returns drift and failures. */
 export async function replayAllGroundTruth(benchmark: Benchmark, replay: McpReplayPort, concurrency: number, onProgress?: (done: number, total: number) => void) {
-  const work = benchmark.capabilities.filter((c) => c.spec.environment).flatMap((c) => [...c.byUuid.values()].map((gt) => ({ cap: c, gt })));
+  const work = benchmark.capabilities.filter((c) => c.kind === "dialogues" && c.spec.environment).map(dialogueCapability).flatMap((c) => [...c.byUuid.values()].map((gt) => ({ cap: c, gt })));
   let done = 0;
   let drift = 0;
   const failures: string[] = [];

@@ -22,6 +22,8 @@ const SEED = 20_261_122;
 const PER_DOMAIN = 25;
 const repo = path.resolve(import.meta.dirname, "../..");
 export const DEMO_DIR = path.join(repo, "benchmarks/demo");
+/** The NVIDIA-style demo (evaluator capabilities): hand-written files, nothing to build. */
+export const NVIDIA_DEMO_DIR = path.join(repo, "benchmarks/demo-nvidia");
 
 const CAPS = [
   { id: "api_chaining", dir: "capability_1_bi_apis", label: "API chaining", description: "Chains data tools that keep tables on the server behind handles: filter, sort, join, count and aggregate to reach the answer." },

@@ -1,5 +1,5 @@
 /**
- * The browser tests' world: a fresh database with the demo entries, the production build
+ * The browser tests' world: a fresh database with the entries of both demos, the production build
  * served by `next start` on a free port, and Debian chromium driven by playwright-core.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { openDatabase } from "@/db/client";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
-import { DEMO_DIR } from "@/scripts/demo/build-demo";
+import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
 
 export const repo = path.resolve(import.meta.dirname, "../..");
@@ -44,6 +44,7 @@ export async function startApp(seed?: (dbFile: string) => Promise<void>, env: Re
     const deps = createScoringDeps(db);
     try {
       await loadDemoEntries(db, DEMO_DIR, deps);
+      await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps, undefined, { isDefault: false });
     } finally {
       await deps.close();
       db.$client.close();

@@ -14,17 +14,18 @@ import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve, withdraw } from "@/lib/submissions/review";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
-import { DEMO_DIR } from "@/scripts/demo/build-demo";
+import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
 
 const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 
-/** The demo entries, plus the oracle's bundle under a hostile agent name. */
+/** The entries of both demos, plus the oracle's bundle under a hostile agent name. */
 async function seed(dbFile: string) {
   const db = openDatabase(dbFile);
   const deps = createScoringDeps(db);
   try {
     await loadDemoEntries(db, DEMO_DIR, deps);
+    await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps, undefined, { isDefault: false });
     const bundle = path.join(mkdtempSync(path.join(tmpdir(), "agentboard-hostile-")), "bundle");
     cpSync(path.join(DEMO_DIR, "submissions/oracle"), bundle, { recursive: true });
     writeFileSync(path.join(bundle, "metadata.json"), JSON.stringify({ agent_name: HOSTILE, models: ["<b>bold</b>"], maintainer: "mallory" }));
@@ -182,6 +183,37 @@ describe("entries", () => {
         await page.context().close();
       }
     }
+  });
+});
+
+describe("a benchmark scored by evaluators", () => {
+  it("ranks on its evaluator columns and opens an item on the evaluator's verdict", async () => {
+    const page = await open("/");
+    await page.getByRole("navigation", { name: "Leaderboards" }).getByRole("link", { name: "Agentboard VSS-style demo" }).click();
+    await page.waitForURL(/\?benchmark=demo-nvidia/);
+    const headers = await page.locator("thead th").allTextContents();
+    for (const label of ["Video Q&A", "Tool trajectory", "Incident reports"]) expect(headers.some((h) => h.includes(label)), label).toBe(true);
+    expect((await rows(page)).map((r) => r[1])).toEqual(["reference-agent", "vss-baseline", "qa-only", "caption-only"]);
+    expect(await criticalViolations(page)).toEqual([]);
+    await screenshot(page, "evaluator-leaderboard");
+
+    await page.getByRole("link", { name: "reference-agent" }).click();
+    await page.waitForURL(/\/submissions\/\d+/);
+    await expect(page.getByRole("heading", { name: "Evaluators" }).isVisible()).resolves.toBe(true);
+    expect(await page.getByRole("heading", { name: "Waterfall funnel" }).count()).toBe(0);
+    expect(await page.locator("#evaluators table").textContent()).toMatch(/VLM fields.*Incident reports\s*Report/s);
+
+    await page.goto(`${page.url().split("?")[0]}?capability=incident_report#items`, { waitUntil: "networkidle" });
+    await page.locator("#items table tbody tr a").first().click();
+    await page.waitForURL(/\/items\/incident_report\//);
+    const text = (await page.textContent("main")) ?? "";
+    expect(text).toMatch(/Evaluator verdict/);
+    expect(text).toMatch(/Scored by\s*report/);
+    expect(text).not.toMatch(/Waterfall verdicts/);
+    // The ground truth is public on this benchmark, so the field-by-field reasoning shows.
+    expect(await page.locator("#evaluation table").textContent()).toMatch(/exact_match/);
+    expect(await criticalViolations(page)).toEqual([]);
+    await screenshot(page, "evaluator-item");
   });
 });
 

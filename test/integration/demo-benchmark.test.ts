@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
+import { dialogueCapability, loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
 import { createMcpReplay, type McpReplayPort } from "@/lib/replay/mcp-replay";
 import { createRulesJudge } from "@/lib/scoring/judges/rules-judge";
 import type { ScoreResults } from "@/lib/scoring/score-results";
@@ -55,7 +55,7 @@ describe("demo sample submissions, replayed over MCP", () => {
       expect([...cap.domains.keys()].sort()).toEqual(["harbor", "library", "velodrome"]);
       for (const list of cap.domains.values()) expect(list).toHaveLength(25);
     }
-    const multiturn = benchmark.capabilities.find((c) => c.spec.id === "multiturn")!;
+    const multiturn = dialogueCapability(benchmark.capabilities.find((c) => c.spec.id === "multiturn")!);
     const dialogues = [...multiturn.byUuid.values()];
     expect(dialogues.filter((d) => d.turns.length > 1).length).toBeGreaterThan(30);
     const oracle = results.get("oracle")!;

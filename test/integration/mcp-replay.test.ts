@@ -1,7 +1,7 @@
 /** The MCP replay against the real demo environment over stdio. */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
+import { dialogueCapability, loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
 import { benchmarkSpecSchema } from "@/lib/benchmark/spec";
 import type { GroundTruthDialogue, PredictedDialogue, ToolCall } from "@/lib/formats/dialogue";
 import { createMcpReplay, type McpReplayPort } from "@/lib/replay/mcp-replay";
@@ -32,7 +32,7 @@ describe("replay against the demo benchmark", () => {
 
   it("reproduces every stored ground-truth response of a capability (no drift)", async () => {
     for (const capId of ["api_chaining", "multihop"]) {
-      const cap = demo.capabilities.find((c) => c.spec.id === capId)!;
+      const cap = dialogueCapability(demo.capabilities.find((c) => c.spec.id === capId)!);
       const gts = [...cap.byUuid.values()].slice(0, 12);
       for (const gt of gts) {
         const replayed = await replay.replayGroundTruth(cap.spec, gt.uuid);
@@ -42,7 +42,7 @@ describe("replay against the demo benchmark", () => {
   });
 
   it("gives a dialogue byte-identical responses whatever ran before it", async () => {
-    const cap = demo.capabilities.find((c) => c.spec.id === "api_chaining")!;
+    const cap = dialogueCapability(demo.capabilities.find((c) => c.spec.id === "api_chaining")!);
     const [x, y] = [...cap.byUuid.values()];
     const predict = (gt: GroundTruthDialogue) => replay.replay({ capability: cap.spec, groundTruth: gt, prediction: asPrediction(gt, gt.turns[0]!.calls.slice(1)) });
     const first = await predict(x!);
@@ -76,7 +76,7 @@ describe("replay faults, with the environment's test tools", () => {
     ],
   });
   const gt: GroundTruthDialogue = { uuid: "g1", domain: "harbor", instructions: "", turns: [{ turnId: 0, query: "How many ships?", answer: [[1]], calls: [call("get_ships_count")], responses: [] }] };
-  const bench: Benchmark = { root: repo, spec, capabilities: [{ spec: spec.capabilities[0]!, domains: new Map([["harbor", [gt]]]), byUuid: new Map([["g1", gt]]) }], policyTable: new Map(), warnings: [] };
+  const bench: Benchmark = { root: repo, spec, capabilities: [{ kind: "dialogues", spec: spec.capabilities[0]!, domains: new Map([["harbor", [gt]]]), byUuid: new Map([["g1", gt]]) }], policyTable: new Map(), warnings: [] };
   let replay: McpReplayPort;
   beforeAll(() => {
     replay = createMcpReplay(bench);

@@ -19,6 +19,7 @@ import { StatusTimeline } from "@/components/submission/status-timeline";
 import { SubmissionBadges } from "@/components/submission/submission-badges";
 import { SubmissionMeta } from "@/components/submission/submission-meta";
 import { ValidationErrors } from "@/components/submission/validation-errors";
+import { EvaluatorTable } from "@/components/submission/evaluation-result";
 import { TrajectoryTable } from "@/components/submission/trajectory-diagnostic";
 import { WaterfallFunnel } from "@/components/submission/waterfall-funnel";
 
@@ -111,6 +112,11 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
               {detail.funnel ? (
                 <Section id="funnel" title="Waterfall funnel" description="Where each item's scored turn ended in the waterfall.">
                   <WaterfallFunnel funnel={detail.funnel} />
+                </Section>
+              ) : null}
+              {detail.evaluators.length > 0 ? (
+                <Section id="evaluators" title="Evaluators" description="Capabilities scored by an evaluator (question answering, trajectory, report) instead of the waterfall; their items open on the evaluator's verdict.">
+                  <EvaluatorTable rows={detail.evaluators} />
                 </Section>
               ) : null}
               {detail.trajectory.length > 0 ? (

@@ -3,7 +3,7 @@
  * is common: routing (an item not marked for the evaluator is skipped, with the reason),
  * timing, and turning any throw (a judge that gave up, a bug) into an `error` item.
  */
-import type { EvalItem, EvalKind } from "../../formats/eval-dataset";
+import type { AgentOutput, EvalItem, EvalKind } from "../../formats/eval-dataset";
 import { resultFor, type EvalItemResult, type Outcome } from "./result";
 import { isRoutedTo } from "./routing";
 
@@ -34,4 +34,16 @@ export async function evaluateItem(evaluator: Evaluator, item: EvalItem, now: ()
     outcome = { status: "error", error: err instanceof Error ? err.message : String(err), judge: evaluator.judgeId };
   }
   return resultFor(item, evaluator, outcome, Math.max(0, now() - started));
+}
+
+/**
+ * What an output lacks that an evaluator of this kind needs, or null. Such an item is the
+ * agent's failure (a leaderboard scores it 0), not the evaluator's error.
+ */
+export function outputGap(kind: EvalKind, output: AgentOutput): string | null {
+  if (kind === "qa" && output.answer === null) return "no generated_answer";
+  if (kind === "trajectory" && output.toolCalls === null && output.events === null) return "neither tool_calls nor a trajectory";
+  if (kind === "report" && output.report === null) return "no report (report or report_path)";
+  if (kind === "report" && output.report && !output.report.ok) return output.report.error;
+  return null;
 }

@@ -13,103 +13,135 @@ import { createReportEvaluator } from "./report-evaluator";
 import { readToolSchemas, type ToolSchema } from "./tool-schemas";
 import { createTrajectoryEvaluator } from "./trajectory-evaluator";
 
-export interface BuildDeps {
+export interface ReadDeps {
   /** Reads a file as UTF-8 text (absolute path). */
   readText(file: string): Promise<string>;
-  /** Makes an evaluator's judge; what it throws propagates unchanged. */
-  makeJudge(config: JudgeConfig, evaluator: string): ScoreJudge;
   /** How files are named in messages (default: as given). */
   displayName?: (file: string) => string;
 }
 
+export interface BuildDeps extends ReadDeps {
+  /** Makes an evaluator's judge; what it throws propagates unchanged. */
+  makeJudge(config: JudgeConfig, evaluator: string): ScoreJudge;
+}
+
 export type BuildResult = { ok: true; evaluators: Evaluator[] } | { ok: false; errors: string[] };
+
+/** An evaluator with its files read and options checked, waiting for its judge. */
+export type EvaluatorRecipe = (judge: ScoreJudge) => Evaluator;
+
+export type PrepareResult = { ok: true; make: EvaluatorRecipe } | { ok: false; errors: string[] };
 
 export async function buildEvaluators(config: EvalConfig, configFile: string, deps: BuildDeps): Promise<BuildResult> {
   const errors: string[] = [];
   const evaluators: Evaluator[] = [];
+  for (const [name, e] of Object.entries(config.evaluators)) {
+    // Outside the recipe: a judge that cannot be made (say, no API key) is the caller's error to report.
+    const judge = deps.makeJudge(e.judge, name);
+    const prepared = await prepareEvaluator(name, e, configFile, deps, `evaluators.${name}`);
+    if (prepared.ok) evaluators.push(prepared.make(judge));
+    else errors.push(...prepared.errors);
+  }
+  return errors.length ? { ok: false, errors } : { ok: true, evaluators };
+}
+
+/** Never called: construction only checks templates and fields, it does not grade. */
+const PROBE_JUDGE: ScoreJudge = {
+  id: "probe",
+  readsPrompts: true,
+  grade: () => Promise.reject(new Error("probe judge")),
+  discoverFields: () => Promise.reject(new Error("probe judge")),
+};
+
+/**
+ * Reads an evaluator's prompt, metric and tool-schema files (relative to `baseFile`) and
+ * checks them by building it once, so a broken template is reported here, named by `key`,
+ * rather than on the first item scored.
+ */
+export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFile: string, deps: ReadDeps, key: string): Promise<PrepareResult> {
+  const errors: string[] = [];
   const show = deps.displayName ?? ((f: string) => f);
 
-  const readFileText = async (name: string, rel: string): Promise<{ file: string; text: string } | undefined> => {
-    const file = resolveFrom(configFile, rel);
+  const readFileText = async (rel: string): Promise<{ file: string; text: string } | undefined> => {
+    const file = resolveFrom(baseFile, rel);
     try {
       return { file, text: await deps.readText(file) };
     } catch (err) {
-      errors.push(`evaluators.${name}: cannot read ${show(file)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      errors.push(`${key}: cannot read ${show(file)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
       return undefined;
     }
   };
-  const prompt = async (name: string, p: PromptConfig | undefined) => {
+  const prompt = async (p: PromptConfig | undefined) => {
     if (p === undefined) return undefined;
     if (typeof p === "string") return p;
-    return (await readFileText(name, p.file))?.text;
+    return (await readFileText(p.file))?.text;
   };
 
-  for (const [name, e] of Object.entries(config.evaluators)) {
-    // Outside the try: a judge that cannot be made (say, no API key) is the caller's error to report.
-    const judge = deps.makeJudge(e.judge, name);
-    try {
-      const built = await buildOne(name, e, judge);
-      if (built) evaluators.push(built);
-    } catch (err) {
-      errors.push(`evaluators.${name}: ${err instanceof Error ? err.message.replace(new RegExp(`^${name}: `), "") : String(err)}`);
-    }
+  let make: EvaluatorRecipe | undefined;
+  try {
+    make = await recipe();
+    if (make) make(PROBE_JUDGE);
+  } catch (err) {
+    errors.push(`${key}: ${err instanceof Error ? err.message.replace(new RegExp(`^${name}: `), "") : String(err)}`);
   }
-  return errors.length ? { ok: false, errors } : { ok: true, evaluators };
+  return errors.length || !make ? { ok: false, errors } : { ok: true, make };
 
-  async function buildOne(name: string, e: EvaluatorConfig, judge: ScoreJudge): Promise<Evaluator | undefined> {
+  async function recipe(): Promise<EvaluatorRecipe | undefined> {
     const methodId = methodIdOf(e);
     if (e.type === "qa") {
-      const template = await prompt(name, e.prompt);
-      return createQaEvaluator({ name, methodId, judge, ...(template ? { template } : {}) });
+      const template = await prompt(e.prompt);
+      return (judge) => createQaEvaluator({ name, methodId, judge, ...(template ? { template } : {}) });
     }
     if (e.type === "trajectory") {
       let toolSchemas: ToolSchema[] | null = null;
       if (e.toolSchemas) {
-        const f = await readFileText(name, e.toolSchemas);
+        const f = await readFileText(e.toolSchemas);
         if (!f) return undefined;
         let json: unknown;
         try {
           json = JSON.parse(f.text);
         } catch (err) {
-          errors.push(`evaluators.${name}.toolSchemas: ${show(f.file)} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+          errors.push(`${key}.toolSchemas: ${show(f.file)} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
           return undefined;
         }
         const r = readToolSchemas(json);
         if (!r.ok) {
-          errors.push(...r.errors.map((m) => `evaluators.${name}.toolSchemas: ${show(f.file)} ${m}`));
+          errors.push(...r.errors.map((m) => `${key}.toolSchemas: ${show(f.file)} ${m}`));
           return undefined;
         }
         toolSchemas = r.tools;
       }
-      const withReference = await prompt(name, e.prompts.withReference);
-      const withoutReference = await prompt(name, e.prompts.withoutReference);
-      return createTrajectoryEvaluator({
-        name,
-        methodId,
-        judge,
-        agentSelectedToolsOnly: e.agentSelectedToolsOnly,
-        toolSchemas,
-        prompts: { ...(withReference ? { withReference } : {}), ...(withoutReference ? { withoutReference } : {}) },
-      });
+      const withReference = await prompt(e.prompts.withReference);
+      const withoutReference = await prompt(e.prompts.withoutReference);
+      return (judge) =>
+        createTrajectoryEvaluator({
+          name,
+          methodId,
+          judge,
+          agentSelectedToolsOnly: e.agentSelectedToolsOnly,
+          toolSchemas,
+          prompts: { ...(withReference ? { withReference } : {}), ...(withoutReference ? { withoutReference } : {}) },
+        });
     }
-    const f = await readFileText(name, e.metrics);
+    const f = await readFileText(e.metrics);
     if (!f) return undefined;
     const metrics = parseMetricsYaml(f.text, show(f.file));
     if (!metrics.ok) {
-      errors.push(...metrics.errors.map((m) => `evaluators.${name}.metrics: ${m}`));
+      errors.push(...metrics.errors.map((m) => `${key}.metrics: ${m}`));
       return undefined;
     }
-    const field = await prompt(name, e.prompts.field);
-    const discovery = await prompt(name, e.prompts.discovery);
-    return createReportEvaluator({
-      name,
-      methodId,
-      judge,
-      metrics: metrics.root,
-      penalizeMissingFields: e.penalizeMissingFields,
-      vlmFields: e.vlmFields,
-      prompts: { ...(field ? { field } : {}), ...(discovery ? { discovery } : {}) },
-    });
+    const field = await prompt(e.prompts.field);
+    const discovery = await prompt(e.prompts.discovery);
+    return (judge) =>
+      createReportEvaluator({
+        name,
+        methodId,
+        judge,
+        metrics: metrics.root,
+        penalizeMissingFields: e.penalizeMissingFields,
+        vlmFields: e.vlmFields,
+        prompts: { ...(field ? { field } : {}), ...(discovery ? { discovery } : {}) },
+      });
   }
 }
 

@@ -76,5 +76,6 @@ export function checkCallsAgainstSchemas(calls: readonly ToolCallStep[], tools: 
     if (own.length) problems.push(`${at}: ${own.join(", ")}`);
     else conforming++;
   });
-  return { score: calls.length ? conforming / calls.length : 1, problems, checked: calls.length };
+  // No calls is not a sound trajectory: an item routed to trajectory evaluation expects tool use.
+  return { score: calls.length ? conforming / calls.length : 0, problems, checked: calls.length };
 }

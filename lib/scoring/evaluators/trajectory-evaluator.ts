@@ -104,7 +104,7 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
         return { status: "error", error: "the item has no trajectory_ground_truth, and the rules judge can judge a trajectory without one only against tool schemas: set toolSchemas, or use an LLM judge" };
       }
       const check = checkCallsAgainstSchemas(calls, opts.toolSchemas);
-      const reasoning = check.checked === 0 ? "no tool calls; nothing to check against the tool schemas" : check.problems.length ? `${check.checked - check.problems.length} of ${check.checked} calls conform to the tool schemas; ${check.problems.join("; ")}` : `all ${check.checked} calls conform to the tool schemas`;
+      const reasoning = check.checked === 0 ? "no tool calls, where this item expects the agent to use its tools" : check.problems.length ? `${check.checked - check.problems.length} of ${check.checked} calls conform to the tool schemas; ${check.problems.join("; ")}` : `all ${check.checked} calls conform to the tool schemas`;
       return { status: "scored", score: check.score, reasoning, judge: "program", details: { mode: "schema_check", ...base, schema_check: check } };
     },
   };

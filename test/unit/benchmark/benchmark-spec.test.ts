@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { classifySources, itemWeight } from "../../../lib/benchmark/item-weight";
-import { BenchmarkError, loadBenchmark, parseBenchmarkSpec } from "../../../lib/benchmark/load-benchmark";
+import { BenchmarkError, dialogueCapability, loadBenchmark, parseBenchmarkSpec } from "../../../lib/benchmark/load-benchmark";
 import { findViolations, normalisePolicyText, policyTableIndex, resolvePolicy } from "../../../lib/benchmark/policy";
 import { benchmarkSpecSchema, type CapabilitySpec } from "../../../lib/benchmark/spec";
 import { vakraDefaults } from "../../../lib/benchmark/vakra-defaults";
@@ -265,7 +265,7 @@ describe("itemWeight", () => {
 
   it("the regatta fixture item is single-source (weight 1)", async () => {
     const b = await loadBenchmark(FIXTURES);
-    const cap = b.capabilities.find((c) => c.spec.id === "multiturn")!;
+    const cap = dialogueCapability(b.capabilities.find((c) => c.spec.id === "multiturn")!);
     const item = cap.byUuid.get("c3a1e5f7-9b2d-4e6f-a1c3-e5f7a9b1d3f5")!;
     expect(itemWeight(cap.spec, item, b.spec.retrieverTools)).toEqual({ weight: 1, sources: "api_only" });
     expect(resolvePolicy(item, b.policyTable)).toEqual({ kind: "rule", source: "structured", rule: { denyTools: ["query_regatta"] } });

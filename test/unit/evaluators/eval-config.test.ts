@@ -25,11 +25,11 @@ describe("eval.yaml", () => {
     expect(r.ok).toBe(false);
     if (!r.ok)
       expect(r.errors).toEqual([
-        "eval.yaml: dataset: Invalid input: expected string, received number",
+        "eval.yaml: dataset: expected a file path, found a number",
         "eval.yaml: concurrency: Too small: expected number to be >0",
         'eval.yaml: evaluators.a.type: expected "type" to be one of qa, trajectory, report',
         "eval.yaml: evaluators.b.judge.baseUrl: expected an http(s) URL such as https://api.openai.com/v1",
-        "eval.yaml: evaluators.c.metrics: Invalid input: expected string, received undefined",
+        "eval.yaml: evaluators.c.metrics: expected a file path",
         'eval.yaml: evaluators.d.judge: Unrecognized key: "apiKey"',
         'eval.yaml: (top level): Unrecognized key: "bogus"',
       ]);

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { JudgeError } from "@/lib/scoring/judges/judge";
 import { gradeAnswer, gradeFieldValue, matchFieldNames } from "@/lib/scoring/judges/rules-score-judge";
 import { createRulesScoreJudge } from "@/lib/scoring/judges/rules-score-judge";
-import type { GradeRequest, ScoreJudge } from "@/lib/scoring/judges/score-judge";
+import type { ScoreJudge } from "@/lib/scoring/judges/score-judge";
 import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
 import { createQaEvaluator } from "@/lib/scoring/evaluators/qa-evaluator";
 import { item, output } from "./helpers";
+import { scriptedScoreJudge } from "../../helpers/scripted-score-judge";
 
 describe("rules QA grading", () => {
   it("scores the share of the reference's numbers and names the answer states", () => {
@@ -48,18 +49,7 @@ describe("rules QA grading", () => {
 
 describe("QA evaluator", () => {
   it("strips agent thinking and passes question, answer and reference to the judge's prompt", async () => {
-    const seen: GradeRequest[] = [];
-    const judge: ScoreJudge = {
-      id: "fake",
-      readsPrompts: true,
-      async grade(req) {
-        seen.push(req);
-        return { score: 0.75, reasoning: "mostly", promptHash: "abc", cacheHit: false };
-      },
-      async discoverFields() {
-        throw new Error("unused");
-      },
-    };
+    const { judge, grades: seen } = scriptedScoreJudge({ grade: () => ({ score: 0.75, reasoning: "mostly", promptHash: "abc" }) });
     const ev = createQaEvaluator({ name: "qa", judge, template: "Q={question} A={answer} R={reference} {{literal}}" });
     const r = await evaluateItem(ev, item({ output: output({ answer: "<agent-think>count them</agent-think> Three." }) }));
     expect(r).toMatchObject({ id: "i1", evaluator: "qa", kind: "qa", status: "scored", score: 0.75, reasoning: "mostly", error: null, judge: "fake" });

@@ -9,6 +9,7 @@ import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
 import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE } from "@/lib/scoring/evaluators/prompts";
 import { createReportEvaluator } from "@/lib/scoring/evaluators/report-evaluator";
 import { scoreReportTree, type FieldScore } from "@/lib/scoring/evaluators/report-tree";
+import { scriptedScoreJudge } from "../../helpers/scripted-score-judge";
 
 function metrics(yaml: string): MetricNode {
   const r = parseMetricsYaml(yaml, "m.yaml");
@@ -16,25 +17,8 @@ function metrics(yaml: string): MetricNode {
   return r.root;
 }
 
-/** A scripted LLM-like judge that records what it was asked. */
-function scriptedJudge(grade: (req: GradeRequest) => number, discover?: (req: DiscoveryRequest) => { field: string; referenceField: string | null; score: number }[]) {
-  const grades: GradeRequest[] = [];
-  const discoveries: DiscoveryRequest[] = [];
-  const judge: ScoreJudge = {
-    id: "fake",
-    readsPrompts: true,
-    async grade(req) {
-      grades.push(req);
-      return { score: grade(req), reasoning: "scripted", promptHash: "h", cacheHit: false };
-    },
-    async discoverFields(req) {
-      discoveries.push(req);
-      if (!discover) throw new JudgeError("judge failed after 3 attempts: HTTP 503", 3);
-      return { matches: discover(req).map((m) => ({ ...m, reasoning: "scripted" })), promptHash: "d", cacheHit: false };
-    },
-  };
-  return { judge, grades, discoveries };
-}
+const scriptedJudge = (grade: (req: GradeRequest) => number, discover?: (req: DiscoveryRequest) => { field: string; referenceField: string | null; score: number }[]) =>
+  scriptedScoreJudge({ grade, ...(discover ? { discover } : {}) });
 
 const opts = (judge: ScoreJudge, penalizeMissingFields = false) => ({ judge, fieldTemplate: DEFAULT_FIELD_TEMPLATE, discoveryTemplate: DEFAULT_DISCOVERY_TEMPLATE, penalizeMissingFields });
 const child = (f: FieldScore, ...names: string[]) => names.reduce<FieldScore>((acc, n) => acc.fields![n]!, f);

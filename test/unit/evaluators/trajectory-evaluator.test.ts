@@ -1,30 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCallStep } from "@/lib/formats/eval-tool-calls";
 import { createRulesScoreJudge } from "@/lib/scoring/judges/rules-score-judge";
-import type { GradeRequest, ScoreJudge } from "@/lib/scoring/judges/score-judge";
 import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
 import { readToolSchemas } from "@/lib/scoring/evaluators/tool-schemas";
 import { createTrajectoryEvaluator } from "@/lib/scoring/evaluators/trajectory-evaluator";
 import { item, output } from "./helpers";
+import { scriptedScoreJudge } from "../../helpers/scripted-score-judge";
 
 const call = (step: number, name: string, params: Record<string, unknown> = {}, extra: Partial<ToolCallStep> = {}): ToolCallStep => ({ step, name, params, ...extra });
 const reference = [call(1, "search_clips", { camera: "dock-4", object: "truck" }), call(2, "summarise_clip", { clip_id: "a" })];
 
-function llmJudge(score = 0.6) {
-  const seen: GradeRequest[] = [];
-  const judge: ScoreJudge = {
-    id: "openai:fake",
-    readsPrompts: true,
-    async grade(req) {
-      seen.push(req);
-      return { score, reasoning: "judged", promptHash: "p", cacheHit: false };
-    },
-    async discoverFields() {
-      throw new Error("unused");
-    },
-  };
+const llmJudge = (score: number) => {
+  const { judge, grades: seen } = scriptedScoreJudge({ id: "openai:fake", grade: () => score });
   return { judge, seen };
-}
+};
 
 const tools = readToolSchemas([
   { name: "search_clips", description: "find clips", parameters: { properties: { camera: {}, object: {} }, required: ["camera", "object"], additionalProperties: false } },
@@ -79,6 +68,9 @@ describe("trajectory evaluator", () => {
     const r = await evaluateItem(ev, item({ methods: ["trajectory"], output: output({ toolCalls: [call(1, "search_clips", { camera: "c", object: "o", color: "red" }), call(2, "count_objects", { clip_id: "x" }), call(3, "teleport")] }) }));
     expect(r).toMatchObject({ status: "scored", score: 1 / 3, judge: "program" });
     expect(r.reasoning).toBe('1 of 3 calls conform to the tool schemas; call 1 (search_clips, step 1): unknown parameter "color"; call 3 (teleport, step 3): no such tool');
+    // An agent that calls nothing has nothing wrong in its calls, and still did not do the work.
+    const none = await evaluateItem(ev, item({ methods: ["trajectory"], output: output({ toolCalls: [] }) }));
+    expect(none).toMatchObject({ status: "scored", score: 0, reasoning: "no tool calls, where this item expects the agent to use its tools" });
   });
 
   it("makes a trajectory it cannot judge an error, not a 0", async () => {

@@ -3,7 +3,7 @@
  * (the real stdio server is exercised in test/integration).
  */
 import { describe, expect, it } from "vitest";
-import type { Benchmark } from "@/lib/benchmark/load-benchmark";
+import { dialogueCapability, type Benchmark } from "@/lib/benchmark/load-benchmark";
 import { benchmarkSpecSchema } from "@/lib/benchmark/spec";
 import type { GroundTruthDialogue, PredictedDialogue, ToolCall } from "@/lib/formats/dialogue";
 import { createMcpReplay, createMemoryGroundTruthStore } from "@/lib/replay/mcp-replay";
@@ -62,7 +62,7 @@ function makeBenchmark(env: Record<string, unknown>): Benchmark {
     instructions: "",
     turns: [{ turnId: 0, query: "q", answer: "a", calls: [call("initialize_active_data"), call("next"), call("next")], responses: [] }],
   }));
-  return { root: "/bench", spec, capabilities: [{ spec: spec.capabilities[0]!, domains: new Map([["d", gts]]), byUuid: new Map(gts.map((g) => [g.uuid, g])) }], policyTable: new Map(), warnings: [] };
+  return { root: "/bench", spec, capabilities: [{ kind: "dialogues", spec: spec.capabilities[0]!, domains: new Map([["d", gts]]), byUuid: new Map(gts.map((g) => [g.uuid, g])) }], policyTable: new Map(), warnings: [] };
 }
 
 const prediction = (uuid: string, calls: ToolCall[]): PredictedDialogue => ({ uuid, domain: "d", status: "success", error: "", durationS: 1, turns: [{ turnId: 0, query: "q", answer: "a", calls }] });
@@ -75,9 +75,9 @@ describe("createMcpReplay", () => {
     const b = makeBenchmark(env);
     const replay = createMcpReplay(b, { connect: fakeServer(log), concurrency: 1 });
     const cap = b.capabilities[0]!.spec;
-    const gt = b.capabilities[0]!.byUuid.get("u1")!;
+    const gt = dialogueCapability(b.capabilities[0]!).byUuid.get("u1")!;
     const first = await replay.replay({ capability: cap, groundTruth: gt, prediction: prediction("u1", [call("next"), call("next"), call("next")]) });
-    const second = await replay.replay({ capability: cap, groundTruth: b.capabilities[0]!.byUuid.get("u2")!, prediction: prediction("u2", [call("next"), call("next")]) });
+    const second = await replay.replay({ capability: cap, groundTruth: dialogueCapability(b.capabilities[0]!).byUuid.get("u2")!, prediction: prediction("u2", [call("next"), call("next")]) });
     expect(first.prediction).toEqual([{ turnId: 0, responses: [1, 2, 3] }]);
     expect(first.groundTruth).toEqual([{ turnId: 0, responses: [1, 2] }]); // initialize_active_data dropped
     expect(second.prediction).toEqual([{ turnId: 0, responses: [1, 2] }]);
@@ -94,7 +94,7 @@ describe("createMcpReplay", () => {
     const replay = createMcpReplay(b, { connect: fakeServer(log) });
     const out = await replay.replay({
       capability: b.capabilities[0]!.spec,
-      groundTruth: b.capabilities[0]!.byUuid.get("u1")!,
+      groundTruth: dialogueCapability(b.capabilities[0]!).byUuid.get("u1")!,
       prediction: prediction("u1", [call("get_data", { tool_universe_id: "u1" }), call("echo", { n: "7" }), call("missing_tool")]),
     });
     expect(out.prediction[0]!.responses).toEqual([{ n: 7 }, { error: "unknown tool missing_tool" }]);
@@ -108,7 +108,7 @@ describe("createMcpReplay", () => {
     const replay = createMcpReplay(b, { connect: fakeServer(log), concurrency: 2 });
     const cap = b.capabilities[0]!.spec;
     for (const u of ["u1", "u2"]) {
-      const r = await replay.replay({ capability: cap, groundTruth: b.capabilities[0]!.byUuid.get(u)!, prediction: prediction(u, [call("next")]) });
+      const r = await replay.replay({ capability: cap, groundTruth: dialogueCapability(b.capabilities[0]!).byUuid.get(u)!, prediction: prediction(u, [call("next")]) });
       expect(r.prediction[0]!.responses).toEqual([1]);
     }
     expect(replay.stats().sessionsStarted).toBe(4);
@@ -121,7 +121,7 @@ describe("createMcpReplay", () => {
     const store = createMemoryGroundTruthStore();
     store.set("c1", "u1", [{ turnId: 0, responses: ["stored"] }]);
     const replay = createMcpReplay(b, { connect: fakeServer(log), groundTruth: store });
-    const out = await replay.replay({ capability: b.capabilities[0]!.spec, groundTruth: b.capabilities[0]!.byUuid.get("u1")!, prediction: prediction("u1", []) });
+    const out = await replay.replay({ capability: b.capabilities[0]!.spec, groundTruth: dialogueCapability(b.capabilities[0]!).byUuid.get("u1")!, prediction: prediction("u1", []) });
     expect(out.groundTruth).toEqual([{ turnId: 0, responses: ["stored"] }]);
     expect(log.some((l) => l.includes("next"))).toBe(false);
     await replay.close();
@@ -132,7 +132,7 @@ describe("createMcpReplay", () => {
     const b = makeBenchmark(env);
     const replay = createMcpReplay(b, { connect: fakeServer(log, { dieOn: "crash" }), concurrency: 1 });
     const cap = b.capabilities[0]!.spec;
-    const gt = b.capabilities[0]!.byUuid.get("u1")!;
+    const gt = dialogueCapability(b.capabilities[0]!).byUuid.get("u1")!;
     const err = await replay.replay({ capability: cap, groundTruth: gt, prediction: prediction("u1", [call("next"), call("crash"), call("next")]) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ReplayError);
     expect((err as Error).message).toContain("closed the connection during crash");

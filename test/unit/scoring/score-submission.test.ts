@@ -38,7 +38,7 @@ function makeBenchmark(scoredTurns: "last" | "all"): Benchmark {
   return {
     root: "/nowhere",
     spec,
-    capabilities: [{ spec: spec.capabilities[0]!, domains: new Map([["d", gts]]), byUuid: new Map(gts.map((g) => [g.uuid, g])) }],
+    capabilities: [{ kind: "dialogues", spec: spec.capabilities[0]!, domains: new Map([["d", gts]]), byUuid: new Map(gts.map((g) => [g.uuid, g])) }],
     policyTable: policyTableIndex(spec.policyTable),
     warnings: [],
   };
@@ -53,7 +53,7 @@ function makeSubmission(): Submission {
     pred("c", [turn(0, "Total?", "9", ["get_t"], [[[9]]])]),
     pred("e", [], "error"),
   ];
-  return { sha256: "x", capabilities: new Map([["mt", new Map(dialogues.map((d) => [d.uuid, d]))]]), metadata: null };
+  return { sha256: "x", capabilities: new Map([["mt", new Map(dialogues.map((d) => [d.uuid, d]))]]), outputs: new Map(), metadata: null };
 }
 
 const byUuid = (items: ItemResult[]) => Object.fromEntries(items.map((i) => [i.uuid, i]));

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBenchmark, type Benchmark } from "../../../lib/benchmark/load-benchmark";
+import { dialogueCapability, loadBenchmark, type Benchmark } from "../../../lib/benchmark/load-benchmark";
 import type { Diagnostic } from "../../../lib/formats/diagnostic";
 import { formatDiagnostic } from "../../../lib/formats/diagnostic";
 import { mdDiagnostic } from "../../../lib/validate/report";
@@ -55,7 +55,7 @@ describe("fixture benchmark (VAKRA defaults)", () => {
     const cap1 = benchmark.capabilities[0]!;
     expect([...cap1.domains.keys()]).toEqual(["cider_house"]);
     expect([...cap1.byUuid.keys()]).toEqual([UUID_A, UUID_B]);
-    const cap4 = benchmark.capabilities[3]!;
+    const cap4 = dialogueCapability(benchmark.capabilities[3]!);
     const regatta = cap4.byUuid.get(UUID_REGATTA);
     expect(regatta?.turns.map((t) => t.turnId)).toEqual([0, 1]);
     expect(regatta?.policy).toEqual({ denyTools: ["query_regatta"] });

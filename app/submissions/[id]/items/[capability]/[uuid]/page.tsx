@@ -10,6 +10,7 @@ import { Section } from "@/components/common/page-header";
 import { parseId } from "@/components/common/search-params";
 import { codeClass, linkClass } from "@/components/common/styles";
 import { AgentTurn, GroundTruth } from "@/components/submission/agent-turn";
+import { EvaluationItem } from "@/components/submission/evaluation-result";
 import { TrajectoryItem } from "@/components/submission/trajectory-diagnostic";
 import { ItemScore } from "@/components/submission/item-table";
 import { VerdictList } from "@/components/submission/verdict-list";
@@ -54,6 +55,8 @@ export default async function ItemPage({ params }: Props) {
   if (!item) notFound();
   const truth = await loadItemGroundTruth(db, detail.id, capability, uuid);
   const capLabel = detail.capabilities.find((c) => c.id === item.capability)?.label ?? item.capability;
+  // Items of evaluator capabilities (qa, trajectory, report) have no waterfall and no policy.
+  const evaluated = item.evaluation !== null || ["qa", "trajectory", "report"].includes(item.stage);
   const back = `/submissions/${detail.id}?capability=${encodeURIComponent(item.capability)}#items`;
 
   return (
@@ -73,9 +76,9 @@ export default async function ItemPage({ params }: Props) {
         <dl className="grid grid-cols-2 gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-4 lg:grid-cols-7 dark:border-slate-800">
           <Fact term="Capability">{capLabel}</Fact>
           <Fact term="Domain">{item.domain}</Fact>
-          <Fact term="Ended at">{item.stage}</Fact>
+          <Fact term={evaluated ? "Scored by" : "Ended at"}>{item.stage}</Fact>
           <Fact term="Status">{item.status}</Fact>
-          <Fact term="Policy">{item.policy}</Fact>
+          {evaluated ? null : <Fact term="Policy">{item.policy}</Fact>}
           <Fact term="Weight">×{item.weight}</Fact>
           <Fact term="Score">
             <ItemScore score={item.score} status={item.status} />
@@ -89,16 +92,22 @@ export default async function ItemPage({ params }: Props) {
         ) : null}
       </header>
 
-      <Section id="verdicts" title="Waterfall verdicts" description="Each stage in the order it ran; a stage that did not need to run says why it was skipped.">
-        <VerdictList verdicts={item.verdicts} />
-      </Section>
+      {evaluated ? (
+        <Section id="evaluation" title="Evaluator verdict" description="This capability is scored by an evaluator instead of the waterfall.">
+          {item.evaluation ? <EvaluationItem e={item.evaluation} explain={truth !== null} /> : <p className="text-sm text-slate-600 dark:text-slate-400">The evaluator did not run: {item.detail ?? "no output"}.</p>}
+        </Section>
+      ) : (
+        <Section id="verdicts" title="Waterfall verdicts" description="Each stage in the order it ran; a stage that did not need to run says why it was skipped.">
+          <VerdictList verdicts={item.verdicts} />
+        </Section>
+      )}
       {item.trajectory ? (
         <Section id="trajectory" title="Trajectory diagnostic" description="This turn's tool calls against the ground truth's, compared deterministically; not part of the score.">
           <TrajectoryItem t={item.trajectory} explain={truth !== null} />
         </Section>
       ) : null}
 
-      <Section id="turn" title="Agent's turn">
+      <Section id="turn" title={evaluated ? "Agent's output" : "Agent's turn"}>
         <AgentTurn item={item} />
       </Section>
 

@@ -1,0 +1,84 @@
+/**
+ * A submission's outputs for an evaluator capability: `<capability_dir>/<domain>.json` in the
+ * outputs-file shape (keyed by item id, or `{id, ...}` records), with reports inline or in
+ * files of the bundle named relative to the outputs file. Every id must be an item of that
+ * domain; a report that cannot be read is an error naming the id and its JSON path, so the
+ * submitter fixes it before scoring rather than losing the item.
+ */
+import path from "node:path";
+import type { DatasetCapability } from "../benchmark/load-benchmark";
+import { childPath, type DiagnosticSink } from "../formats/diagnostic";
+import type { AgentOutput } from "../formats/eval-dataset";
+import { reportFiles, type FileSource } from "../formats/eval-load";
+import { readOutputsFile } from "../formats/eval-outputs";
+import { outputGap } from "../scoring/evaluators/evaluator";
+import type { BundleFile } from "./bundle-source";
+
+/** The bundle's files as a source for report paths; a path may not leave the bundle. */
+export function bundleFiles(byPath: ReadonlyMap<string, BundleFile>): FileSource {
+  return {
+    resolve(baseDir, rel) {
+      if (rel.startsWith("/") || /^[A-Za-z]:[\\/]/.test(rel)) throw new Error("expected a path relative to the outputs file");
+      const joined = path.posix.normalize(path.posix.join(baseDir, rel.replace(/\\/g, "/")));
+      if (joined === ".." || joined.startsWith("../")) throw new Error("the path leads outside the bundle");
+      return joined;
+    },
+    async read(file) {
+      const f = byPath.get(file);
+      if (!f) throw Object.assign(new Error("no such file in the bundle"), { code: "not in the bundle" });
+      return f.read();
+    },
+  };
+}
+
+export interface DatasetOutputsInput {
+  cap: DatasetCapability;
+  domain: string;
+  /** Path of the outputs file inside the bundle. */
+  file: string;
+  value: unknown;
+  sink: DiagnosticSink;
+  source: FileSource;
+  /** Outputs already read for this capability (other domain files), added to in place. */
+  bucket: Map<string, AgentOutput>;
+}
+
+/** Reads one outputs file into `bucket`; returns the number of records read. */
+export async function readDatasetOutputs({ cap, domain, file, value, sink, source, bucket }: DatasetOutputsInput): Promise<number> {
+  const drafts = readOutputsFile(value, sink);
+  const known = new Map<string, string>();
+  for (const [d, items] of cap.entries) for (const it of items) known.set(it.uuid, d);
+  const files = reportFiles(source);
+  const baseDir = path.posix.dirname(file);
+  for (const [id, draft] of drafts) {
+    const where = { uuid: id, path: draft.path };
+    const home = known.get(id);
+    if (home === undefined) {
+      sink.error("unknown_id", `id is not an item of ${cap.spec.directory}`, where);
+      continue;
+    }
+    if (home !== domain) {
+      sink.error("wrong_domain_file", `item belongs to domain "${home}"; expected it in ${home}.json`, where);
+      continue;
+    }
+    if (bucket.has(id)) {
+      sink.error("duplicate_id", "outputs for this id appear twice in the capability", where);
+      continue;
+    }
+    const output = await files.output(draft, baseDir);
+    if (output.report && !output.report.ok) {
+      sink.error("bad_report", output.report.error, { ...where, path: childPath(draft.path, draft.report?.kind === "file" ? "report_path" : "report") });
+      continue;
+    }
+    bucket.set(id, output);
+    const item = cap.byUuid.get(id);
+    if (item) warnUnscorable(cap, output, sink, where);
+  }
+  return drafts.size;
+}
+
+/** What the capability's evaluator will need and the output lacks: the item will score 0. */
+function warnUnscorable(cap: DatasetCapability, o: AgentOutput, sink: DiagnosticSink, where: { uuid: string; path: string }): void {
+  const lack = cap.spec.scorer === "waterfall" ? null : outputGap(cap.spec.scorer, o);
+  if (lack) sink.warn("unscorable_output", `the output has ${lack}; the item scores 0`, where);
+}

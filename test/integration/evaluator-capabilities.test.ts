@@ -1,0 +1,139 @@
+/**
+ * The NVIDIA-style demo as a leaderboard benchmark (qa, trajectory and report capabilities)
+ * through the whole pipeline on an in-memory database: ingest, validate, score with the
+ * evaluators, publish, and read back through the page queries. A judge fault from the fake
+ * OpenAI server leaves the entry unpublished with the faulty items named.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { getLeaderboard } from "@/lib/queries/leaderboard";
+import { getItem, getSubmission, listItems } from "@/lib/queries/submission";
+import { loadItemGroundTruth } from "@/lib/queries/item-ground-truth";
+import { loadDemoEntries } from "@/lib/submissions/demo-entries";
+import { registerBenchmark } from "@/lib/submissions/benchmarks";
+import { ingestBundle } from "@/lib/submissions/ingest";
+import { createScoringDeps } from "@/lib/submissions/scoring-deps";
+import { runWorker } from "@/lib/submissions/worker";
+import { createOpenAiScoreJudge } from "@/lib/scoring/judges/openai-score-judge";
+import { NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
+import { fastRetries, startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
+
+let clock = 0;
+const now = () => new Date(Date.UTC(2026, 10, 22) + clock++ * 1000);
+
+/** Item means of the rules evaluators over both domains, as the eval CLI computes them (see the demo's README). */
+const EXPECTED: Record<string, Record<string, number | null>> = {
+  "reference-agent": { video_qa: 0.9524, tool_trajectory: 0.9219, incident_report: 0.877 },
+  "vss-baseline": { video_qa: 0.7214, tool_trajectory: 0.6696, incident_report: 0.4984 },
+  "caption-only": { video_qa: 0.1274, tool_trajectory: 0.2089, incident_report: 0.1612 },
+  "qa-only": { video_qa: 0.8095, tool_trajectory: null, incident_report: null },
+};
+
+describe("the NVIDIA-style demo on the leaderboard", () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = openDatabase(":memory:");
+    const deps = createScoringDeps(db, { now });
+    try {
+      const r = await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps);
+      expect(r).toMatchObject({ created: 4, scored: 4, published: 4 });
+    } finally {
+      await deps.close();
+    }
+  }, 60_000);
+
+  it("ranks the entries with one column per evaluator capability", () => {
+    const board = getLeaderboard(db, { benchmark: "demo-nvidia" })!;
+    expect(board.benchmark.capabilities.map((c) => `${c.id}:${c.scorer}`)).toEqual(["video_qa:qa", "tool_trajectory:trajectory", "incident_report:report"]);
+    expect(board.entries.map((e) => e.agent)).toEqual(["reference-agent", "vss-baseline", "qa-only", "caption-only"]);
+    for (const e of board.entries) {
+      for (const [cap, expected] of Object.entries(EXPECTED[e.agent]!)) {
+        const cell = e.capabilities[cap]!;
+        if (expected === null) expect(cell.submitted, `${e.agent} ${cap}`).toBe(false);
+        else expect(cell.score / 100, `${e.agent} ${cap}`).toBeCloseTo(expected, 4);
+      }
+    }
+    const reference = board.entries[0]!;
+    expect(reference.overall.score / 100).toBeCloseTo((0.9524 + 0.9219 + 0.877) / 3, 3);
+    expect(reference.badges.partial).toBe(false);
+    expect(board.entries.find((e) => e.agent === "qa-only")!.badges.partial).toBe(true);
+  });
+
+  it("shows evaluator results on the detail and item views, and no waterfall funnel", async () => {
+    const id = getLeaderboard(db, { benchmark: "demo-nvidia" })!.entries[0]!.id;
+    const detail = getSubmission(db, id)!;
+    expect(detail.funnel).toBeNull();
+    expect(detail.trajectory).toEqual([]);
+    expect(detail.evaluators.map((r) => [r.capability, r.scorer, r.nItems, r.nScored])).toEqual([
+      ["video_qa", "qa", 14, 14],
+      ["tool_trajectory", "trajectory", 10, 10],
+      ["incident_report", "report", 4, 4],
+    ]);
+    expect(detail.evaluators[2]!.subScores.vlm_field).toBeGreaterThan(0);
+    expect(detail.domains.filter((d) => d.capability === "incident_report").map((d) => d.domain)).toEqual(["loading_dock", "parking_lot"]);
+
+    const items = listItems(db, detail.run!.id, { capability: "incident_report" });
+    expect(items.total).toBe(4);
+    expect(items.facets.stages).toEqual(["qa", "report", "trajectory"]);
+    const report = getItem(db, detail.run!.id, "incident_report", items.rows[0]!.uuid)!;
+    expect(report.stage).toBe("report");
+    expect(report.evaluation).toMatchObject({ kind: "report", status: "scored", judge: "rules" });
+    expect(Object.keys(report.evaluation!.details!)).toContain("sections");
+    const truth = await loadItemGroundTruth(db, id, "incident_report", report.uuid);
+    expect(truth?.answer).toMatchObject({ title: expect.any(String) });
+
+    const turn = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2")!;
+    expect(turn.calls.length).toBeGreaterThan(0);
+    expect(turn.evaluation?.kind).toBe("trajectory");
+  });
+});
+
+describe("an LLM judge fault in an evaluator capability", () => {
+  let fake: FakeOpenAiServer;
+  const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-evalcap-"));
+  beforeAll(async () => {
+    fake = await startFakeOpenAiServer();
+  });
+  afterAll(async () => {
+    await fake.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("stops the entry at error with the faulty items, never a silent 0", async () => {
+    // The demo judged by an LLM, with the reference agent's answers and tool calls (its reports
+    // left out): QA prompts get scores, every trajectory prompt fails.
+    const bench = path.join(tmp, "bench");
+    const keep = (src: string) => !src.includes(`${path.sep}submissions${path.sep}`) || (src.includes("reference-agent") && !src.includes(`reference-agent${path.sep}report`));
+    cpSync(NVIDIA_DEMO_DIR, bench, { recursive: true, filter: keep });
+    const yaml = path.join(bench, "benchmark.yaml");
+    writeFileSync(yaml, readFileSync(yaml, "utf8").replace('version: "1.0"', 'version: "1.0"\njudge: { kind: openai, model: grader }'));
+    fake.setResponder((req) => (/tool use/.test(req.rawBody) ? { status: 500, body: { error: "down" } } : { content: JSON.stringify({ score: 0.5, reasoning: "fake: half" }) }));
+
+    const db = openDatabase(":memory:");
+    const { versionId } = await registerBenchmark(db, bench, { isDefault: true, now: now() });
+    const a = await ingestBundle(db, { versionId, bundlePath: path.join(bench, "submissions/reference-agent"), source: "local", sourceRef: "x", actor: "cli" }, now);
+    const base = createScoringDeps(db, { now });
+    const sleeps: number[] = [];
+    const deps = { ...base, scoreJudgeFor: () => createOpenAiScoreJudge({ ...fastRetries(fake.baseUrl, sleeps), model: "grader" }) };
+    try {
+      await runWorker(db, deps, { untilIdle: true });
+    } finally {
+      await base.close();
+    }
+    const detail = getSubmission(db, a.submissionId)!;
+    expect(detail.state).toBe("error");
+    expect(detail.timeline.find((t) => t.toState === "error")?.reason).toMatch(/^10 item\(s\) could not be judged or replayed/);
+    const faulty = listItems(db, detail.run!.id, { status: "judge_error" });
+    expect(faulty.total).toBe(10);
+    expect(new Set(faulty.rows.map((r) => r.capability))).toEqual(new Set(["tool_trajectory"]));
+    const item = getItem(db, detail.run!.id, "tool_trajectory", faulty.rows[0]!.uuid)!;
+    expect(item.detail).toMatch(/HTTP 500/);
+    const qa = listItems(db, detail.run!.id, { capability: "video_qa" });
+    expect(qa.rows.every((r) => r.status === "scored" && r.score === 0.5)).toBe(true);
+    expect(listItems(db, detail.run!.id, { capability: "incident_report" }).rows.every((r) => r.status === "missing")).toBe(true);
+    expect(getLeaderboard(db)!.entries).toEqual([]);
+  }, 60_000);
+});
