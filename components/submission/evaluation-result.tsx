@@ -113,14 +113,14 @@ export function EvaluationItem({ e, explain }: { e: EvaluationView; explain: boo
           </div>
         ))}
       </dl>
-      {e.error ? (
-        <p>
-          <span className="text-slate-600 dark:text-slate-400">Error: </span>
-          {e.error}
-        </p>
-      ) : null}
       {explain ? (
         <>
+          {e.error ? (
+            <p>
+              <span className="text-slate-600 dark:text-slate-400">Error: </span>
+              {e.error}
+            </p>
+          ) : null}
           {e.reasoning ? <p className="break-words whitespace-pre-wrap">{e.reasoning}</p> : null}
           {sections ? <ReportFields root={sections} /> : null}
           {e.details ? (
@@ -134,7 +134,7 @@ export function EvaluationItem({ e, explain }: { e: EvaluationView; explain: boo
         </>
       ) : (
         <p className="text-slate-600 dark:text-slate-400">
-          The evaluator&apos;s reasoning quotes the reference, which this benchmark keeps private; the <span className={codeClass}>score</span> stands alone.
+          The evaluator&apos;s reasoning{e.error ? " and error" : ""} quote the reference, which this benchmark keeps private; the <span className={codeClass}>score</span> stands alone.
         </p>
       )}
     </div>

@@ -12,7 +12,9 @@ import { readGroundTruthFile } from "../formats/read-dialogues";
 import { readEvalDataset, type EvalItem } from "../formats/eval-dataset";
 import { reportFiles, diskFiles, withoutDraftFields } from "../formats/eval-load";
 import { readJson } from "../formats/read-json";
+import { evaluateItem } from "../scoring/evaluators/evaluator";
 import { prepareEvaluator, type EvaluatorRecipe } from "../scoring/evaluators/from-config";
+import { createRulesScoreJudge } from "../scoring/judges/rules-score-judge";
 import { policyTableIndex } from "./policy";
 import { methodIdOf } from "../formats/eval-config";
 import { benchmarkSpecSchema, formatZodIssues, type BenchmarkSpec, type CapabilitySpec } from "./spec";
@@ -181,6 +183,9 @@ async function loadDatasetCapability(
   const methodId = methodIdOf(config);
   const data: DatasetCapability = { kind: "dataset", spec: cap, domains: new Map(), byUuid: new Map(), entries: new Map(), evaluator: prepared.make };
   const references = reportFiles(diskFiles, (f) => path.relative(root, f));
+  // A reference report must score against the metrics (sections that are objects, patterns
+  // that compile, fields the tree lists): scored against itself, offline, it shows any fault.
+  const selfCheck = cap.scorer === "report" ? prepared.make(createRulesScoreJudge()) : undefined;
   for (const f of files) {
     const file = await read(f);
     if (!file) continue;
@@ -202,6 +207,11 @@ async function loadDatasetCapability(
       }
       const where = { path: d.path, uuid: d.id };
       if (referenceReport && !referenceReport.ok) sink.error("bad_reference", referenceReport.error, where);
+      else if (referenceReport && selfCheck) {
+        const own = { answer: null, toolCalls: null, events: null, timestamps: [], report: referenceReport };
+        const r = await evaluateItem(selfCheck, { ...item, history: [], output: own });
+        if (r.status === "error") sink.error("bad_reference", `the reference report (${referenceReport.source}) cannot be scored against the metrics: ${r.error}`, where);
+      }
       else if (cap.scorer === "qa" && d.groundTruth === null) sink.error("missing_ground_truth", `a qa item needs "ground_truth": the reference answer`, where);
       else if (cap.scorer === "trajectory" && !d.trajectoryGroundTruth && !(config.type === "trajectory" && config.toolSchemas)) {
         sink.error("missing_trajectory_ground_truth", `a trajectory item needs "trajectory_ground_truth", or the capability needs evaluator.toolSchemas to judge it without one`, where);

@@ -9,8 +9,10 @@
 
 type Container = { fields: Record<string, unknown>; text: string[] };
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-const RULE_ROW = /^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+// Linear patterns only: reports come from submitters, and a backtracking pattern on one long
+// line would stall validation (closing #s and table rules are handled in code below).
+const HEADING = /^(#{1,6})\s+(.*)$/;
+const RULE_CELL = /^:?-{2,}:?$/;
 const LABEL_LINE = /^(?:[-*+]\s+)?\*\*([^*]+?)(?::\*\*|\*\*\s*:)\s*(.*)$/;
 
 export function parseMarkdownReport(markdown: string): Record<string, unknown> {
@@ -48,7 +50,7 @@ export function parseMarkdownReport(markdown: string): Record<string, unknown> {
     const h = HEADING.exec(line);
     if (h) {
       const level = h[1]!.length;
-      const name = cleanKey(h[2]!);
+      const name = cleanKey(stripClosingHashes(h[2]!));
       if (level === 1 && title === null) {
         title = name;
       } else if (level <= 2 || (level === 3 && !section)) {
@@ -113,9 +115,9 @@ function joinParagraphs(lines: string[]): string {
 
 function readTable(rows: string[], into: Container): void {
   const cells = rows.map(splitRow);
-  const hasHeader = rows.length > 1 && RULE_ROW.test(rows[1]!);
+  const hasHeader = rows.length > 1 && isRuleRow(rows[1]!);
   cells.forEach((row, i) => {
-    if (RULE_ROW.test(rows[i]!) || (hasHeader && i === 0)) return;
+    if (isRuleRow(rows[i]!) || (hasHeader && i === 0)) return;
     const [key, ...rest] = row;
     if (key === undefined || key === "" || rest.length === 0) return;
     into.fields[uniqueKey(key, into.fields)] = rest.length === 1 ? rest[0] : rest;
@@ -146,4 +148,17 @@ function uniqueKey(key: string, taken: Record<string, unknown> | Map<string, unk
   const has = (k: string) => (taken instanceof Map ? taken.has(k) : Object.prototype.hasOwnProperty.call(taken, k));
   if (!has(key)) return key;
   for (let n = 2; ; n++) if (!has(`${key} (${n})`)) return `${key} (${n})`;
+}
+
+/** `Title ##` → `Title`: a heading's optional closing hashes and the spaces around them. */
+function stripClosingHashes(text: string): string {
+  let end = text.trimEnd().length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  return text.slice(0, end).trimEnd();
+}
+
+/** `|---|:--:|`: a table's header rule, every cell dashes with optional alignment colons. */
+function isRuleRow(row: string): boolean {
+  const cells = row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
+  return cells.every((c) => RULE_CELL.test(c.trim()));
 }

@@ -76,3 +76,34 @@ export function firstInvalidUtf8Offset(b: Uint8Array): number {
   }
   return b.length;
 }
+
+/** How deep a submitted file may nest: far beyond any real record, well within the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The JSON path of the first value nested deeper than `limit`, or null. The recursion stops
+ * at `limit`, so a hostile file cannot overflow the stack here; the path is built only on
+ * the way back from a find. Callers refuse such values before the recursive code downstream
+ * (canonical JSON, prompts, storage) meets them.
+ */
+export function tooDeepAt(value: unknown, limit: number, base = "$"): string | null {
+  const found = deepPath(value, limit, 0);
+  return found === null ? null : base + found;
+}
+
+function deepPath(v: unknown, limit: number, depth: number): string | null {
+  if (typeof v !== "object" || v === null) return null;
+  if (depth >= limit) return "";
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = deepPath(v[i], limit, depth + 1);
+      if (p !== null) return `[${i}]${p}`;
+    }
+    return null;
+  }
+  for (const k in v) {
+    const p = deepPath((v as Record<string, unknown>)[k], limit, depth + 1);
+    if (p !== null) return `${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}${p}`;
+  }
+  return null;
+}

@@ -16,6 +16,8 @@ export interface DomainFileRef {
 
 export interface BundleLayout {
   domainFiles: DomainFileRef[];
+  /** Other files in evaluator capability folders: report files, when an output names them. */
+  attachments: string[];
   /** `metadata.json` or `submission.yaml` at the bundle root. */
   metadataPath?: string;
   diagnostics: Diagnostic[];
@@ -29,6 +31,7 @@ export function mapLayout(paths: readonly string[], capabilities: readonly Capab
   const kept = paths.filter((p) => !JUNK.test(p));
   const prefix = commonWrapper(kept, capabilities);
   const domainFiles: DomainFileRef[] = [];
+  const attachments: string[] = [];
   const unknownDirs = new Set<string>();
   const aliasWarned = new Set<string>();
   let metadataPath: string | undefined;
@@ -63,14 +66,17 @@ export function mapLayout(paths: readonly string[], capabilities: readonly Capab
     }
     if (parts.length !== 2 || !name.endsWith(".json")) {
       // An evaluator capability's other files are the reports its outputs name (report_path).
-      if (capability.scorer !== "waterfall") continue;
+      if (capability.scorer !== "waterfall") {
+        attachments.push(full);
+        continue;
+      }
       diagnostics.push({ severity: "warning", code: "ignored_file", file: full, message: "expected <capability_dir>/<domain>.json; ignored" });
       continue;
     }
     domainFiles.push({ capability, domain: name.slice(0, -".json".length), path: full });
   }
   domainFiles.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { domainFiles, ...(metadataPath ? { metadataPath } : {}), diagnostics };
+  return { domainFiles, attachments, ...(metadataPath ? { metadataPath } : {}), diagnostics };
 }
 
 /** A single top-level folder that is not itself a capability folder is a wrapper to strip. */

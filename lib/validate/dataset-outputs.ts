@@ -11,11 +11,12 @@ import { childPath, type DiagnosticSink } from "../formats/diagnostic";
 import type { AgentOutput } from "../formats/eval-dataset";
 import { reportFiles, type FileSource } from "../formats/eval-load";
 import { readOutputsFile } from "../formats/eval-outputs";
+import { MAX_JSON_DEPTH, tooDeepAt } from "../formats/read-json";
 import { outputGap } from "../scoring/evaluators/evaluator";
 import type { BundleFile } from "./bundle-source";
 
-/** The bundle's files as a source for report paths; a path may not leave the bundle. */
-export function bundleFiles(byPath: ReadonlyMap<string, BundleFile>): FileSource {
+/** The bundle's files as a source for report paths; a path may not leave the bundle. `named` collects the files outputs name. */
+export function bundleFiles(byPath: ReadonlyMap<string, BundleFile>, named: Set<string> = new Set()): FileSource {
   return {
     resolve(baseDir, rel) {
       if (rel.startsWith("/") || /^[A-Za-z]:[\\/]/.test(rel)) throw new Error("expected a path relative to the outputs file");
@@ -24,6 +25,7 @@ export function bundleFiles(byPath: ReadonlyMap<string, BundleFile>): FileSource
       return joined;
     },
     async read(file) {
+      named.add(file);
       const f = byPath.get(file);
       if (!f) throw Object.assign(new Error("no such file in the bundle"), { code: "not in the bundle" });
       return f.read();
@@ -66,6 +68,11 @@ export async function readDatasetOutputs({ cap, domain, file, value, sink, sourc
       continue;
     }
     const output = await files.output(draft, baseDir);
+    const reportDeep = output.report?.ok ? tooDeepAt(output.report.value, MAX_JSON_DEPTH, output.report.source) : null;
+    if (reportDeep) {
+      sink.error("too_deep", `the report nests more than ${MAX_JSON_DEPTH} levels deep (at ${reportDeep})`, { ...where, path: childPath(draft.path, "report_path") });
+      continue;
+    }
     if (output.report && !output.report.ok) {
       sink.error("bad_report", output.report.error, { ...where, path: childPath(draft.path, draft.report?.kind === "file" ? "report_path" : "report") });
       continue;

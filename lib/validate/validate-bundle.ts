@@ -8,7 +8,7 @@ import { DiagnosticSink, type Diagnostic } from "../formats/diagnostic";
 import type { PredictedDialogue } from "../formats/dialogue";
 import type { AgentOutput } from "../formats/eval-dataset";
 import { readPredictionFile } from "../formats/read-dialogues";
-import { readJson } from "../formats/read-json";
+import { MAX_JSON_DEPTH, readJson, tooDeepAt } from "../formats/read-json";
 import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
 import { mapLayout } from "./bundle-layout";
 import { bundleFiles, readDatasetOutputs } from "./dataset-outputs";
@@ -61,7 +61,8 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
   const byPath = new Map(source.files.map((f) => [f.path, f]));
   const capabilities = new Map<string, Map<string, PredictedDialogue>>();
   const outputs = new Map<string, Map<string, AgentOutput>>();
-  const files = bundleFiles(byPath);
+  const named = new Set<string>();
+  const files = bundleFiles(byPath, named);
   const firstSeen = new Map<string, Map<string, string>>(); // capability → uuid → "file record i"
   let records = 0;
 
@@ -80,6 +81,13 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
       continue;
     }
     if (json.hadBom) sink.warn("utf8_bom", "file starts with a UTF-8 byte order mark; ignored");
+    // Scoring recurses into arguments and answers (canonical JSON, prompts, storage): refuse what would overflow it.
+    const deep = tooDeepAt(json.value, MAX_JSON_DEPTH);
+    if (deep) {
+      sink.error("too_deep", `value nested more than ${MAX_JSON_DEPTH} levels deep; expected plain records, tool calls and answers`, { path: deep });
+      diagnostics.push(...sink.items);
+      continue;
+    }
     const gtDomain = cap.domains.get(ref.domain);
     if (!gtDomain) {
       sink.error("unknown_domain", `domain "${ref.domain}" has no ground truth in ${cap.spec.directory}; expected one of ${[...cap.domains.keys()].slice(0, 10).join(", ")}${cap.domains.size > 10 ? ", …" : ""}`);
@@ -119,6 +127,10 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
       bucket.set(d.uuid, d);
     }
     diagnostics.push(...sink.items);
+  }
+
+  for (const file of layout.attachments) {
+    if (!named.has(file)) diagnostics.push({ severity: "warning", code: "ignored_file", file, message: "not an outputs file (<capability_dir>/<domain>.json) and no output's report_path names it; ignored" });
   }
 
   let metadata: Record<string, unknown> | null = null;

@@ -188,6 +188,24 @@ describe("dataset ground truth", () => {
     ]);
   });
 
+  it("refuses reference reports that cannot be scored against the metrics", async () => {
+    const problems = await problemsOf(
+      benchmarkFolder({
+        "metrics.yaml": "report:\n  fields:\n    Time: { method: regex }\n",
+        "groundtruth/report/dock.json": [
+          { id: "bad-pattern", query: "Report.", ground_truth: "refs/pattern.json", evaluation_method: ["report"] },
+          { id: "no-fields", query: "Report.", ground_truth: "refs/other.json", evaluation_method: ["report"] },
+        ],
+        "groundtruth/report/refs/pattern.json": { Time: "09:(4[0-9]" },
+        "groundtruth/report/refs/other.json": { Weather: "rain" },
+      }),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^groundtruth\/report\/dock\.json \(uuid bad-pattern\) at \$\[0\]: the reference report \(groundtruth\/report\/refs\/pattern\.json\) cannot be scored against the metrics: 1 field\(s\) could not be scored: report\.Time: .*invalid regular expression/),
+      "groundtruth/report/dock.json (uuid no-fields) at $[1]: the reference report (groundtruth/report/refs/other.json) cannot be scored against the metrics: no field of the report could be scored: the reference has none of the metrics' fields",
+    ]);
+  });
+
   it("refuses a broken metrics file, a capability with no routed item and dataset schema errors", async () => {
     const problems = await problemsOf(
       benchmarkFolder({
@@ -231,6 +249,24 @@ describe("outputs bundles", () => {
       "bad_report report/dock.json $.incident.report_path: cannot read the report ../../secret.md: the path leads outside the bundle",
       "bad_report trajectory/dock.json $[0].report_path: cannot read the report trajectory/missing.md: not in the bundle",
     ]);
+  });
+
+  it("refuses outputs nested deeper than any real one, before scoring has to recurse into them", async () => {
+    const b = await loadBenchmark(benchmarkFolder());
+    // Written as text: even JSON.stringify overflows the stack on it.
+    const params = `${'{"p":'.repeat(10_000)}1${"}".repeat(10_000)}`;
+    const { report } = await validateBundle(folder({ "trajectory/dock.json": `{"clips":{"tool_calls":[{"step":1,"name":"search_clips","params":${params}}]}}` }), b);
+    expect(report.valid).toBe(false);
+    expect(report.errors).toEqual([
+      expect.objectContaining({ code: "too_deep", file: "trajectory/dock.json", path: `$.clips.tool_calls[0].params${".p".repeat(60)}`, message: "value nested more than 64 levels deep; expected plain records, tool calls and answers" }),
+    ]);
+  });
+
+  it("warns about files in an evaluator folder that are neither outputs nor named reports", async () => {
+    const b = await loadBenchmark(benchmarkFolder());
+    const { report } = await validateBundle(folder({ ...GOOD_OUTPUTS, "trajectory/run1/dock.json": [], "report/reports/draft.md": "# Draft" }), b);
+    expect(report.valid).toBe(true);
+    expect(report.warnings.map((w) => `${w.code} ${w.file}`)).toEqual(["ignored_file report/reports/draft.md", "ignored_file trajectory/run1/dock.json"]);
   });
 
   it("warns about outputs that lack what the evaluator needs", async () => {

@@ -51,6 +51,14 @@ describe("markdown reports", () => {
     expect(parseMarkdownReport(md)).toEqual({ A: "seen ## not a heading", "A (2)": { k: "1", "k (2)": "2" } });
   });
 
+  it("reads hostile long lines in linear time: a heading padded with spaces, a table rule of thousands of cells", () => {
+    // With a backtracking heading pattern, the first line alone took minutes.
+    const heading = `# Near miss${" ".repeat(100_000)}x ##`;
+    expect(parseMarkdownReport(heading)).toEqual({ title: `Near miss${" ".repeat(100_000)}x` });
+    const table = `## S\n| Field | Value |\n|${"--|".repeat(50_000)}\n| Camera | cam-07 |`;
+    expect(parseMarkdownReport(table)).toEqual({ S: { Camera: "cam-07" } });
+  });
+
   it("gives an empty section an empty string and an empty document an empty object", () => {
     expect(parseMarkdownReport("# T\n## Empty\n## Full\ntext")).toEqual({ title: "T", Empty: "", Full: "text" });
     expect(parseMarkdownReport("")).toEqual({});

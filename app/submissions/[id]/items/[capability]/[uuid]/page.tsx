@@ -57,6 +57,8 @@ export default async function ItemPage({ params }: Props) {
   const capLabel = detail.capabilities.find((c) => c.id === item.capability)?.label ?? item.capability;
   // Items of evaluator capabilities (qa, trajectory, report) have no waterfall and no policy.
   const evaluated = item.evaluation !== null || ["qa", "trajectory", "report"].includes(item.stage);
+  // An evaluator's or judge's error may quote the reference (a pattern, a reply): private ground truth stays private.
+  const note = evaluated && item.status === "judge_error" && truth === null ? "The evaluator could not score this item; a maintainer can rescore it." : item.detail;
   const back = `/submissions/${detail.id}?capability=${encodeURIComponent(item.capability)}#items`;
 
   return (
@@ -84,10 +86,10 @@ export default async function ItemPage({ params }: Props) {
             <ItemScore score={item.score} status={item.status} />
           </Fact>
         </dl>
-        {item.detail ? (
+        {note ? (
           <p className="text-sm">
             <span className="text-slate-600 dark:text-slate-400">Note: </span>
-            {item.detail}
+            {note}
           </p>
         ) : null}
       </header>
