@@ -231,21 +231,13 @@ export interface AgentOutput {
 }
 
 /** One item to evaluate: a single-turn entry or one turn of a conversation. */
-export interface EvalItem {
-  id: string;
-  query: string;
-  groundTruth: string | null;
-  methods: string[];
-  trajectoryGroundTruth: ToolCallStep[] | null;
-  conversation: ConversationPlace | null;
+export interface EvalItem extends Omit<ItemDraft, "inlineOutput"> {
   /** Earlier turns of the conversation with the agent's answers (empty for single turns). */
   history: HistoryTurn[];
   /** null when the agent's output for this item is missing. */
   output: AgentOutput | null;
   /** The reference report, for items routed to a report evaluator. */
   referenceReport: LoadedReport | null;
-  /** JSON path of the entry or turn in the dataset file. */
-  path: string;
 }
 
 /** Drops reasoning the agent marked as such (`<agent-think>`, `<think>`) from an answer. */
