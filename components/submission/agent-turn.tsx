@@ -19,7 +19,7 @@ function ToolCalls({ calls, label }: { calls: ItemDetail["calls"]; label: string
   );
 }
 
-export function AgentTurn({ item }: { item: ItemDetail }) {
+export function AgentTurn({ item, replayed }: { item: ItemDetail; replayed: boolean }) {
   const stored = item.query !== "" || item.answer !== null || item.calls.length > 0;
   if (!stored) {
     return (
@@ -42,7 +42,7 @@ export function AgentTurn({ item }: { item: ItemDetail }) {
         <h3 className="text-sm font-semibold">Tool calls ({item.calls.length})</h3>
         <ToolCalls calls={item.calls} label="Tool calls" />
       </div>
-      {item.evaluation ? null : (
+      {replayed ? (
         <details className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
           <summary className="cursor-pointer text-sm font-semibold focus-visible:outline-2 focus-visible:outline-sky-600">Replayed tool responses ({item.responses.length})</summary>
           <div className="mt-3 space-y-2">
@@ -53,7 +53,7 @@ export function AgentTurn({ item }: { item: ItemDetail }) {
             )}
           </div>
         </details>
-      )}
+      ) : null}
     </div>
   );
 }

@@ -12,11 +12,11 @@ import { readGroundTruthFile } from "../formats/read-dialogues";
 import { readEvalDataset, type EvalItem } from "../formats/eval-dataset";
 import { reportFiles, diskFiles, withoutDraftFields } from "../formats/eval-load";
 import { readJson } from "../formats/read-json";
-import { evaluateItem } from "../scoring/evaluators/evaluator";
+import { evaluateItem, type Evaluator } from "../scoring/evaluators/evaluator";
 import { prepareEvaluator, type EvaluatorRecipe } from "../scoring/evaluators/from-config";
 import { createRulesScoreJudge } from "../scoring/judges/rules-score-judge";
 import { policyTableIndex } from "./policy";
-import { methodIdOf } from "../formats/eval-config";
+import { methodIdOf, type EvaluatorConfig } from "../formats/eval-config";
 import { benchmarkSpecSchema, formatZodIssues, type BenchmarkSpec, type CapabilitySpec } from "./spec";
 import { vakraDefaults } from "./vakra-defaults";
 
@@ -116,14 +116,14 @@ export async function loadBenchmark(root: string): Promise<Benchmark> {
     }
     const dir = path.join(gtRoot, cap.directory);
     const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
-    const read = async (f: string): Promise<{ rel: string; domain: string; sink: DiagnosticSink; value: unknown } | undefined> => {
+    const read = async (f: string): ReturnType<ReadGroundTruth> => {
       const rel = `groundtruth/${cap.directory}/${f}`;
       const json = readJson(await readFile(path.join(dir, f)));
       if (!json.ok) {
         problems.push(`${rel}: ${json.message}`);
         return undefined;
       }
-      return { rel, domain: f.slice(0, -".json".length), sink: new DiagnosticSink(rel), value: json.value };
+      return { domain: f.slice(0, -".json".length), sink: new DiagnosticSink(rel), value: json.value };
     };
     const collect = (sink: DiagnosticSink) => {
       for (const d of sink.items) (d.severity === "error" ? problems.push(formatDiagnostic(d)) : warnings.push(d));
@@ -157,7 +157,7 @@ export async function loadBenchmark(root: string): Promise<Benchmark> {
   return { root, spec, capabilities, policyTable: policyTableIndex(spec.policyTable), warnings };
 }
 
-type ReadGroundTruth = (f: string) => Promise<{ rel: string; domain: string; sink: DiagnosticSink; value: unknown } | undefined>;
+type ReadGroundTruth = (f: string) => Promise<{ domain: string; sink: DiagnosticSink; value: unknown } | undefined>;
 
 /**
  * An evaluator capability: its evaluator prepared from `evaluator` (files relative to the
@@ -183,13 +183,14 @@ async function loadDatasetCapability(
   const methodId = methodIdOf(config);
   const data: DatasetCapability = { kind: "dataset", spec: cap, domains: new Map(), byUuid: new Map(), entries: new Map(), evaluator: prepared.make };
   const references = reportFiles(diskFiles, (f) => path.relative(root, f));
+  const gtDir = path.join(root, "groundtruth", cap.directory);
   // A reference report must score against the metrics (sections that are objects, patterns
   // that compile, fields the tree lists): scored against itself, offline, it shows any fault.
   const selfCheck = cap.scorer === "report" ? prepared.make(createRulesScoreJudge()) : undefined;
   for (const f of files) {
     const file = await read(f);
     if (!file) continue;
-    const { rel, domain, sink } = file;
+    const { domain, sink } = file;
     const drafts = readEvalDataset(file.value, sink);
     const entries: DatasetItem[] = [];
     const scored: DatasetItem[] = [];
@@ -198,7 +199,7 @@ async function loadDatasetCapability(
       if (d.inlineOutput) sink.warn("output_in_ground_truth", "ground truth carries agent outputs; ignored", { path: d.path });
       const routed = d.methods.includes(methodId);
       const needsReport = routed && cap.scorer === "report";
-      const referenceReport = needsReport ? await references.reference(d, path.dirname(path.join(root, rel))) : null;
+      const referenceReport = needsReport ? await references.reference(d, gtDir) : null;
       const item: DatasetItem = { ...withoutDraftFields(d), referenceReport, uuid: d.id, domain };
       entries.push(item);
       if (!routed) {
@@ -206,16 +207,8 @@ async function loadDatasetCapability(
         continue;
       }
       const where = { path: d.path, uuid: d.id };
-      if (referenceReport && !referenceReport.ok) sink.error("bad_reference", referenceReport.error, where);
-      else if (referenceReport && selfCheck) {
-        const own = { answer: null, toolCalls: null, events: null, timestamps: [], report: referenceReport };
-        const r = await evaluateItem(selfCheck, { ...item, history: [], output: own });
-        if (r.status === "error") sink.error("bad_reference", `the reference report (${referenceReport.source}) cannot be scored against the metrics: ${r.error}`, where);
-      }
-      else if (cap.scorer === "qa" && d.groundTruth === null) sink.error("missing_ground_truth", `a qa item needs "ground_truth": the reference answer`, where);
-      else if (cap.scorer === "trajectory" && !d.trajectoryGroundTruth && !(config.type === "trajectory" && config.toolSchemas)) {
-        sink.error("missing_trajectory_ground_truth", `a trajectory item needs "trajectory_ground_truth", or the capability needs evaluator.toolSchemas to judge it without one`, where);
-      }
+      const problem = await unscorableItem(item, config, selfCheck);
+      if (problem) sink.error(problem.code, problem.message, where);
       const prior = data.byUuid.get(d.id);
       if (prior) sink.error("duplicate_id", `id appears twice in capability ${cap.id} (also in ${prior.domain}.json)`, where);
       else data.byUuid.set(d.id, item);
@@ -228,4 +221,20 @@ async function loadDatasetCapability(
   }
   if (data.byUuid.size === 0 && files.length > 0) problems.push(`groundtruth/${cap.directory}: no item is routed to ${methodId} (expected evaluation_method to include "${methodId}")`);
   return data;
+}
+
+/** What keeps an item from being scored by its evaluator, a benchmark fault; null when nothing does. */
+async function unscorableItem(item: DatasetItem, config: EvaluatorConfig, selfCheck: Evaluator | undefined): Promise<{ code: string; message: string } | null> {
+  const ref = item.referenceReport;
+  if (config.type === "report") {
+    if (!ref) return null;
+    if (!ref.ok) return { code: "bad_reference", message: ref.error };
+    const r = await evaluateItem(selfCheck!, { ...item, history: [], output: { answer: null, toolCalls: null, events: null, timestamps: [], report: ref } });
+    return r.status === "error" ? { code: "bad_reference", message: `the reference report (${ref.source}) cannot be scored against the metrics: ${r.error}` } : null;
+  }
+  if (config.type === "qa" && item.groundTruth === null) return { code: "missing_ground_truth", message: `a qa item needs "ground_truth": the reference answer` };
+  if (config.type === "trajectory" && !item.trajectoryGroundTruth && !config.toolSchemas) {
+    return { code: "missing_trajectory_ground_truth", message: `a trajectory item needs "trajectory_ground_truth", or the capability needs evaluator.toolSchemas to judge it without one` };
+  }
+  return null;
 }

@@ -62,7 +62,7 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
       : null,
     capabilities: spec.capabilities.map((c) => {
       const s = caps.find((x) => x.capability === c.id);
-      return { id: c.id, label: c.label, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0 };
+      return { id: c.id, label: c.label, scorer: c.scorer, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0 };
     }),
     domains: domains.map((d) => ({ capability: d.capability, domain: d.domain, score: d.score, nItems: d.nItems })),
     funnel: run?.status === "completed" ? funnel(db, run.id, spec) : null,
@@ -77,7 +77,7 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
 
 /** Where items ended: not scored, stopped by policy, exact match passed, failed correctness or groundedness, passed. */
 export function funnel(db: Db, runId: number, spec: BenchmarkSpec): Funnel | null {
-  const waterfall = spec.capabilities.filter((c) => (c.scorer ?? "waterfall") === "waterfall").map((c) => c.id);
+  const waterfall = spec.capabilities.filter((c) => c.scorer === "waterfall").map((c) => c.id);
   if (waterfall.length === 0) return null;
   const rows = db
     .select({ stage: itemResults.stage, status: itemResults.status, score: itemResults.score, result: itemResults.result })
@@ -141,9 +141,7 @@ export function getItem(db: Db, runId: number, capability: string, uuid: string)
     verdicts: (r.verdicts ?? []).map((v) => ({ stage: v.stage, turnId: v.turnId, outcome: v.outcome, score: v.score, explanation: v.explanation, judge: v.judge, cacheHit: v.cacheHit, latencyMs: v.latencyMs })),
     detail: r.detail ?? null,
     trajectory: r.trajectory ?? null,
-    evaluation: r.evaluation
-      ? { kind: r.evaluation.kind, status: r.evaluation.status, score: r.evaluation.score, reasoning: r.evaluation.reasoning, error: r.evaluation.error, judge: r.evaluation.judge, latencyMs: r.evaluation.latencyMs, subScores: r.evaluation.subScores ?? {}, details: r.evaluation.details ?? null }
-      : null,
+    evaluation: r.evaluation ?? null,
   };
 }
 
@@ -165,11 +163,11 @@ function trajectoryRows(db: Db, runId: number, spec: BenchmarkSpec): TrajectoryR
 
 /** Per evaluator capability: items, scored items and the mean of each sub-score. */
 function evaluatorRows(db: Db, runId: number, spec: BenchmarkSpec): EvaluatorRow[] {
-  const caps = spec.capabilities.filter((c) => c.scorer && c.scorer !== "waterfall");
+  const caps = spec.capabilities.filter((c) => c.scorer !== "waterfall");
   if (caps.length === 0) return [];
   const rows = db.$client
-    .prepare(`SELECT capability, status, json_extract(result, '$.evaluation.subScores') AS sub FROM item_results WHERE run_id = ?`)
-    .all(runId) as { capability: string; status: string; sub: string | null }[];
+    .prepare(`SELECT capability, status, json_extract(result, '$.evaluation.subScores') AS sub FROM item_results WHERE run_id = ? AND capability IN (${caps.map(() => "?").join(", ")})`)
+    .all(runId, ...caps.map((c) => c.id)) as { capability: string; status: string; sub: string | null }[];
   return caps.map((c) => {
     const mine = rows.filter((r) => r.capability === c.id);
     const sums = new Map<string, { total: number; n: number }>();

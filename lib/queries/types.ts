@@ -1,4 +1,7 @@
 /** Plain data the pages render: no database types cross this line. */
+import type { EvalItemResult } from "../scoring/evaluators/result";
+import type { TrajectoryDiagnostic } from "../scoring/score-submission";
+
 export interface CapabilityInfo {
   id: string;
   label: string;
@@ -100,7 +103,7 @@ export interface SubmissionDetail {
     overall: (ScoreCell & { complete: boolean }) | null;
     finishedAt: string | null;
   } | null;
-  capabilities: (ScoreCell & { id: string; label: string; nItems: number; nMissing: number; nError: number; nPolicyUnchecked: number })[];
+  capabilities: (ScoreCell & { id: string; label: string; scorer: string; nItems: number; nMissing: number; nError: number; nPolicyUnchecked: number })[];
   domains: { capability: string; domain: string; score: number; nItems: number }[];
   funnel: Funnel | null;
   /** Per capability: the deterministic trajectory comparison, a diagnostic outside the ranking. */
@@ -161,14 +164,8 @@ export interface TrajectoryRow {
   exactShare: number;
 }
 
-export interface TrajectoryView {
-  score: number;
-  toolNamesF1: number;
-  paramsF1: number | null;
-  order: number | null;
-  exact: boolean;
-  summary: string;
-}
+/** An item's trajectory diagnostic, as scoring stored it. */
+export type TrajectoryView = TrajectoryDiagnostic;
 
 export interface ItemDetail extends ItemRow {
   query: string;
@@ -192,17 +189,8 @@ export interface EvaluatorRow {
   subScores: Record<string, number | null>;
 }
 
-export interface EvaluationView {
-  kind: string;
-  status: string;
-  score: number | null;
-  reasoning: string;
-  error: string | null;
-  judge: string | null;
-  latencyMs: number;
-  subScores: Record<string, number | null>;
-  details: Record<string, unknown> | null;
-}
+/** What the item view shows of an evaluator's result, as scoring stored it. */
+export type EvaluationView = Pick<EvalItemResult, "kind" | "status" | "score" | "reasoning" | "error" | "judge" | "latencyMs" | "subScores" | "details">;
 
 /** An item's expected answer and calls, shown only when the benchmark allows it. */
 export type ItemGroundTruth = { answer: unknown; calls: { name: string; arguments: Record<string, unknown> }[] } | null;

@@ -78,8 +78,8 @@ export async function readDatasetOutputs({ cap, domain, file, value, sink, sourc
       continue;
     }
     bucket.set(id, output);
-    const item = cap.byUuid.get(id);
-    if (item) warnUnscorable(cap, output, sink, where);
+    // Turns routed elsewhere are history only: nothing scores them here.
+    if (cap.byUuid.has(id)) warnUnscorable(cap, output, sink, where);
   }
   return drafts.size;
 }

@@ -209,6 +209,7 @@ function buildReport(
   opts: ValidateOptions,
 ): ValidationReport {
   const s = summariseDiagnostics(diagnostics, opts.errorLimit ?? 1000);
+  const submitted = submittedCapabilities(predicted);
   const coverage: Record<string, CapabilityCoverage> = {};
   for (const cap of benchmark.capabilities) {
     const ids: ReadonlyMap<string, unknown> | undefined = cap.kind === "dataset" ? predicted.outputs.get(cap.spec.id) : predicted.capabilities.get(cap.spec.id);
@@ -232,7 +233,7 @@ function buildReport(
       warnings: s.warningCount,
       records,
       dialogues: [...predicted.capabilities.values(), ...predicted.outputs.values()].reduce((n, m) => n + m.size, 0),
-      submittedCapabilities: benchmark.capabilities.map((c) => c.spec.id).filter((id) => submittedCapabilities(predicted).has(id)),
+      submittedCapabilities: benchmark.capabilities.map((c) => c.spec.id).filter((id) => submitted.has(id)),
     },
     errors: s.errors,
     errorsOmitted: s.errorsOmitted,

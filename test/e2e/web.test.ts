@@ -214,6 +214,13 @@ describe("a benchmark scored by evaluators", () => {
     expect(await page.locator("#evaluation table").textContent()).toMatch(/exact_match/);
     expect(await criticalViolations(page)).toEqual([]);
     await screenshot(page, "evaluator-item");
+
+    // An item with no output at all (qa-only sent no trajectories) is still an evaluator item, not a waterfall one.
+    const qaOnly = await (await fetch(`${app.url}/api/leaderboard?benchmark=demo-nvidia`)).json().then((j: { entries: { id: number; agent: string }[] }) => j.entries.find((e) => e.agent === "qa-only")!.id);
+    const missing = await open(`/submissions/${qaOnly}/items/tool_trajectory/gate-log`);
+    const missingText = (await missing.textContent("main")) ?? "";
+    expect(missingText).toMatch(/Evaluator verdict.*The evaluator did not run: no output for this item/s);
+    expect(missingText).not.toMatch(/Waterfall verdicts|Replayed tool responses/);
   });
 });
 

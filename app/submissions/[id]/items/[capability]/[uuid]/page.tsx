@@ -54,9 +54,10 @@ export default async function ItemPage({ params }: Props) {
   const item = getItem(db, detail.run.id, capability, uuid);
   if (!item) notFound();
   const truth = await loadItemGroundTruth(db, detail.id, capability, uuid);
-  const capLabel = detail.capabilities.find((c) => c.id === item.capability)?.label ?? item.capability;
-  // Items of evaluator capabilities (qa, trajectory, report) have no waterfall and no policy.
-  const evaluated = item.evaluation !== null || ["qa", "trajectory", "report"].includes(item.stage);
+  const cap = detail.capabilities.find((c) => c.id === item.capability);
+  const capLabel = cap?.label ?? item.capability;
+  // Items of evaluator capabilities (qa, trajectory, report) have no waterfall, no policy and no replay.
+  const evaluated = cap !== undefined && cap.scorer !== "waterfall";
   // An evaluator's or judge's error may quote the reference (a pattern, a reply): private ground truth stays private.
   const note = evaluated && item.status === "judge_error" && truth === null ? "The evaluator could not score this item; a maintainer can rescore it." : item.detail;
   const back = `/submissions/${detail.id}?capability=${encodeURIComponent(item.capability)}#items`;
@@ -110,7 +111,7 @@ export default async function ItemPage({ params }: Props) {
       ) : null}
 
       <Section id="turn" title={evaluated ? "Agent's output" : "Agent's turn"}>
-        <AgentTurn item={item} />
+        <AgentTurn item={item} replayed={!evaluated} />
       </Section>
 
       {truth ? (
