@@ -15,14 +15,14 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 export const MIGRATIONS = path.join(import.meta.dirname ?? path.join(/* turbopackIgnore: true */ process.cwd(), "db"), "migrations");
 export const DEFAULT_DB_FILE = ".agentboard/agentboard.db";
 
-export function openDatabase(file: string = process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE, opts: { readonly?: boolean } = {}): Db {
+export function openDatabase(file: string = process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE): Db {
   if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new Database(file, opts.readonly ? { readonly: true } : {});
-  if (!opts.readonly) sqlite.pragma("journal_mode = WAL");
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle({ client: sqlite, schema, casing: "snake_case" }) as Db;
-  if (!opts.readonly) migrate(db, { migrationsFolder: MIGRATIONS });
+  migrate(db, { migrationsFolder: MIGRATIONS });
   return db;
 }

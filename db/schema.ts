@@ -5,6 +5,10 @@
  * lives in JSON.
  */
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { CachedGrade } from "../lib/scoring/judges/grade-cache";
+import type { RecordedJudge } from "../lib/scoring/judges/judge-settings";
+import type { FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName } from "../lib/scoring/item-result";
+import type { PolicyOutcome } from "../lib/scoring/verdict";
 
 const createdAt = () => integer({ mode: "timestamp_ms" }).notNull();
 
@@ -77,6 +81,8 @@ export const scoringRuns = sqliteTable(
     judgeKind: text({ enum: ["rules", "openai"] }).notNull(),
     judgeModel: text(),
     judgeId: text(),
+    /** The judge as the one factory resolved it when the run was scored (never its key). */
+    judge: text({ mode: "json" }).$type<RecordedJudge>(),
     replayMode: text({ enum: ["mcp", "recorded", "none"] }).notNull(),
     verified: integer({ mode: "boolean" }).notNull().default(false),
     status: text({ enum: ["queued", "running", "completed", "failed"] }).notNull(),
@@ -106,11 +112,16 @@ export const itemResults = sqliteTable(
     uuid: text().notNull(),
     weight: real().notNull(),
     score: real().notNull(),
-    status: text().notNull(),
-    stage: text().notNull(),
-    policy: text().notNull(),
-    /** The whole ItemResult (verdicts, turns, detail), for the item view. */
-    result: text({ mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    status: text().notNull().$type<ItemStatus>(),
+    stage: text().notNull().$type<ItemStage>(),
+    scorer: text().notNull().default("waterfall").$type<ScorerName>(),
+    /** Where the item ended in the funnel, computed once by the engine. */
+    bucket: text().notNull().default("not_scored").$type<FunnelBucket>(),
+    exactPassed: integer({ mode: "boolean" }).notNull().default(false),
+    /** Waterfall items only: the policy verdict of the last scored turn. */
+    policy: text().$type<PolicyOutcome>(),
+    /** The whole ItemResult (verdicts, turns, evidence), for the item view. */
+    result: text({ mode: "json" }).notNull().$type<ItemResult>(),
   },
   (t) => [uniqueIndex("item_results_unique").on(t.runId, t.capability, t.uuid), index("item_results_filter").on(t.runId, t.capability, t.domain, t.stage)],
 );
@@ -149,12 +160,10 @@ export const domainScores = sqliteTable(
   (t) => [primaryKey({ columns: [t.runId, t.capability, t.domain] })],
 );
 
-export const judgeVerdicts = sqliteTable("judge_verdicts", {
+/** The grade cache: a rescore with the same judge and prompts asks no model. */
+export const gradeCache = sqliteTable("grade_cache", {
   key: text().primaryKey(),
-  pass: integer({ mode: "boolean" }).notNull(),
-  score: real().notNull(),
-  explanation: text().notNull(),
-  promptHash: text(),
+  grade: text({ mode: "json" }).notNull().$type<CachedGrade>(),
   createdAt: createdAt(),
 });
 

@@ -12,8 +12,8 @@ import { createRng } from "../lib/aggregate/rng";
 import { dialogueCapability, loadBenchmark, type Benchmark } from "../lib/benchmark/load-benchmark";
 import type { BenchmarkSpecInput } from "../lib/benchmark/spec";
 import { createMcpReplay } from "../lib/replay/mcp-replay";
-import { createRulesJudge } from "../lib/scoring/judges/rules-judge";
-import { scoreBundle } from "./commands/score";
+import { createRulesGrader } from "../lib/scoring/judges/rules-grader";
+import { scoreBundle } from "../lib/scoring/score-bundle";
 import { DEMO_DIR, demoSpec } from "./demo/build-demo";
 
 const percentile = (xs: number[], p: number) => {
@@ -27,9 +27,9 @@ async function measure(label: string, benchmark: Benchmark, bundles: string[]) {
   let dialogues = 0;
   try {
     for (const b of bundles) {
-      const run = await scoreBundle(benchmark, b, { judge: createRulesJudge(), replay });
+      const run = await scoreBundle(benchmark, b, { grader: createRulesGrader(), replay });
       dialogues += run.report.summary.dialogues;
-      if (run.results) {
+      if (run.kind === "scored") {
         const errors = run.results.items.filter((i) => i.status === "replay_error").length;
         if (errors) throw new Error(`${b}: ${errors} replay errors`);
       }

@@ -30,7 +30,7 @@ const built = await buildDemo({ log: (l) => process.stderr.write(`  ${l}\n`) });
 say(`  ${built.dialogues} dialogues in ${path.relative(process.cwd(), DEMO_DIR)}/`);
 
 say("Ingesting, scoring (MCP replay, rules judge) and publishing the sample submissions…");
-const deps = createScoringDeps(db);
+const deps = createScoringDeps(db, { env: process.env });
 try {
   for (const [dir, isDefault] of [[DEMO_DIR, true], [NVIDIA_DEMO_DIR, false]] as const) {
     say(`  ${path.relative(process.cwd(), dir)}/${isDefault ? " (the default leaderboard)" : " (evaluator capabilities: qa, trajectory, report)"}`);

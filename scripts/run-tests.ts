@@ -1,12 +1,14 @@
 /**
  * The whole test suite: typecheck, production build, then vitest (unit, integration,
  * browser). Prints one plain closing line `N passed, N failed` (typecheck and build count as
- * one test each) and exits non-zero on any failure.
+ * one test each; a vitest file that fails without a failing test counts as one failure) and
+ * exits non-zero on any failure.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { countVitestReport, type VitestReport } from "./count-vitest-report";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const args = process.argv.slice(2);
@@ -29,11 +31,10 @@ const report = path.join(dir, "vitest.json");
 process.stdout.write("== vitest\n");
 const vitest = spawnSync("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...args], { stdio: "inherit", env });
 try {
-  const json = JSON.parse(readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTestSuites: number; testResults: { status: string }[] };
-  passed += json.numPassedTests;
-  failed += json.numFailedTests;
-  // A file that fails to load has no tests to count: count it as a failure.
-  failed += json.testResults.filter((f) => f.status === "failed").length > 0 && json.numFailedTests === 0 ? 1 : 0;
+  const count = countVitestReport(JSON.parse(readFileSync(report, "utf8")) as VitestReport);
+  passed += count.passed;
+  failed += count.failed;
+  for (const file of count.brokenFiles) process.stdout.write(`failed with no failing test (load error or failed hook): ${path.relative(process.cwd(), file)}\n`);
 } catch {
   failed++;
   process.stdout.write("vitest wrote no report (crashed before running tests)\n");

@@ -32,10 +32,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const db = pageDb();
   const published = getLeaderboard(db)?.entries ?? [];
   const result = bad.length === 0 && ids.length > 0 ? compareEntries(db, ids) : null;
-  const comparison = result && "entries" in result && result.problem === null ? result : null;
+  const comparison = result && "entries" in result ? result : null;
   const problem = bad.length
     ? `${bad.map((b) => `“${b}”`).join(", ")} ${bad.length === 1 ? "is" : "are"} not an entry id; ids are whole numbers such as 3.`
-    : result && (!("entries" in result) || result.problem)
+    : result && "problem" in result
       ? result.problem
       : null;
   const picker = <EntryPicker entries={published} selected={ids} />;

@@ -1,5 +1,4 @@
 /** Number, date and id formatting shared by the pages: one place, so every page reads the same. */
-import type { ScoreCell } from "@/lib/queries/types";
 
 /** A 0-100 score with one decimal. */
 export function formatScore(score: number): string {
@@ -16,12 +15,6 @@ export function formatInterval(low: number, high: number): string {
   return `${low.toFixed(1)}–${high.toFixed(1)}`;
 }
 
-/** "84.0 (95% CI 76.0–92.0)" or "not submitted". */
-export function describeCell(cell: ScoreCell): string {
-  if (!cell.submitted) return "not submitted";
-  return `${formatScore(cell.score)} (95% CI ${formatInterval(cell.ciLow, cell.ciHigh)})`;
-}
-
 /** A signed difference in points: "+9.3", "−4.0". */
 export function formatSigned(n: number): string {
   const v = Math.abs(n) < 0.05 ? 0 : n;
@@ -33,11 +26,6 @@ export function formatDateTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
-export function formatDate(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
 }
 
 export function formatPercent(part: number, whole: number): string {

@@ -62,12 +62,6 @@ export function ScoreCiCell({ cell, bar = false, partial = false }: { cell: Scor
 
 const BADGES = [
   {
-    key: "scoredByServer",
-    label: "scored",
-    title: "Scored by the server from the submitted outputs (submitted numbers are never trusted)",
-    className: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300",
-  },
-  {
     key: "verified",
     label: "verified",
     title: "Replay verified: every tool call was replayed against the benchmark's tools",

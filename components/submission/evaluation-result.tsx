@@ -93,7 +93,9 @@ function ReportFields({ root }: { root: FieldScoreView }) {
   );
 }
 
-export function EvaluationItem({ e, explain }: { e: EvaluationView; explain: boolean }) {
+/** The private half (reasoning, error, evidence) is null unless the benchmark shows its ground truth. */
+export function EvaluationItem({ e }: { e: EvaluationView }) {
+  const explain = e.reasoning !== null || e.error !== null || e.details !== null;
   const facts: [string, string][] = [
     ["Evaluator", SCORER_LABEL[e.kind] ?? e.kind],
     ["Status", e.status],
@@ -113,6 +115,7 @@ export function EvaluationItem({ e, explain }: { e: EvaluationView; explain: boo
           </div>
         ))}
       </dl>
+      {e.reason ? <p className="break-words whitespace-pre-wrap">{e.reason}</p> : null}
       {explain ? (
         <>
           {e.error ? (
@@ -134,7 +137,7 @@ export function EvaluationItem({ e, explain }: { e: EvaluationView; explain: boo
         </>
       ) : (
         <p className="text-slate-600 dark:text-slate-400">
-          The evaluator&apos;s reasoning{e.error ? " and error" : ""} quote the reference, which this benchmark keeps private; the <span className={codeClass}>score</span> stands alone.
+          The evaluator&apos;s full reasoning and evidence quote the reference, which this benchmark keeps private; the <span className={codeClass}>score</span> and the reason above stand alone.
         </p>
       )}
     </div>

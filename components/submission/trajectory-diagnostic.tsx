@@ -37,8 +37,8 @@ export function TrajectoryTable({ rows }: { rows: TrajectoryRow[] }) {
   );
 }
 
-/** `explain` adds the summary, which names expected tools: only where the ground truth is public. */
-export function TrajectoryItem({ t, explain }: { t: TrajectoryView; explain: boolean }) {
+/** The summary names the expected tools: the query layer leaves it null unless the ground truth is public. */
+export function TrajectoryItem({ t }: { t: TrajectoryView }) {
   const facts: [string, string][] = [
     ["Trajectory", formatFraction(t.score)],
     ["Tool names F1", formatFraction(t.toolNamesF1)],
@@ -56,7 +56,7 @@ export function TrajectoryItem({ t, explain }: { t: TrajectoryView; explain: boo
           </div>
         ))}
       </dl>
-      {explain ? <p className="mt-2 text-slate-700 dark:text-slate-300">{t.summary}</p> : null}
+      {t.summary ? <p className="mt-2 text-slate-700 dark:text-slate-300">{t.summary}</p> : null}
     </div>
   );
 }

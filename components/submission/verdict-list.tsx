@@ -1,4 +1,8 @@
-/** Every waterfall stage's verdict for one item, in order: outcome, score, explanation, judge, cache, latency. */
+/**
+ * Every waterfall stage's verdict for one item, in order: outcome, score, reason, judge,
+ * cache, latency. The private detail (compared values, the judge's words) is present only
+ * where the benchmark shows its ground truth.
+ */
 import type { VerdictView } from "@/lib/queries/types";
 
 const STAGE_LABEL: Record<string, string> = { policy: "1. Policy", exact: "2. Exact tool response", correctness: "3. Correctness", groundedness: "4. Groundedness" };
@@ -25,7 +29,8 @@ export function VerdictList({ verdicts }: { verdicts: VerdictView[] }) {
             </span>
             {verdicts.some((x) => x.turnId !== v.turnId) ? <span className="text-xs text-slate-500 dark:text-slate-400">turn {v.turnId}</span> : null}
           </div>
-          {v.explanation ? <p className="mt-2 text-sm break-words whitespace-pre-wrap">{v.explanation}</p> : null}
+          {v.reason ? <p className="mt-2 text-sm break-words whitespace-pre-wrap">{v.reason}</p> : null}
+          {v.detail ? <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-600 dark:text-slate-400">{v.detail}</p> : null}
           <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-4">
             <div>
               <dt className="text-slate-500 dark:text-slate-400">Score</dt>

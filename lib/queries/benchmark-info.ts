@@ -35,6 +35,7 @@ export function toInfo(slug: string, spec: BenchmarkSpec, versions: string[]): B
     compat: spec.compat,
     retrieverTools: spec.retrieverTools,
     exactMatchWindow: spec.exactMatchWindow,
+    showGroundTruth: spec.showGroundTruth,
     capabilities: spec.capabilities.map((c) => ({ id: c.id, label: c.label, description: c.description, directory: c.directory, multiSourceWeight: c.weights.multiSource, policies: c.policies, scorer: c.scorer })),
   };
 }

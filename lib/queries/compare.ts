@@ -48,5 +48,5 @@ export function compareEntries(db: Db, ids: number[]): Comparison | { problem: s
     for (const c of spec.capabilities) differences.push({ a: ordered[0]!.sub.id, b: other.sub.id, scope: c.id, ...pairedBootstrap(pairs(c.id)) });
   }
   const domainNames = [...new Set(entries.flatMap((e) => Object.values(e.domains).flatMap((d) => Object.keys(d))))].sort();
-  return { benchmark: toInfo(ordered[0]!.bench.slug, spec, [ordered[0]!.version.version]), entries, differences, domains: domainNames, problem: null };
+  return { benchmark: toInfo(ordered[0]!.bench.slug, spec, [ordered[0]!.version.version]), entries, differences, domains: domainNames };
 }

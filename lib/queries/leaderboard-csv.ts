@@ -18,7 +18,7 @@ function num(x: number, digits: number): string {
 }
 
 export function badgeNames(b: LeaderboardEntry["badges"]): string[] {
-  return [b.scoredByServer && "scored", b.verified && "verified", b.partial && "partial", b.demo && "demo"].filter((x): x is string => !!x);
+  return [b.verified && "verified", b.partial && "partial", b.demo && "demo"].filter((x): x is string => !!x);
 }
 
 export function leaderboardCsvHeader(capabilities: readonly Pick<CapabilityInfo, "id">[]): string[] {

@@ -53,7 +53,7 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
       capabilities,
       coverage: items ? predicted / items : 0,
       date: (run.finishedAt ?? sub.createdAt).toISOString(),
-      badges: { scoredByServer: true, verified: run.verified, partial: !(run.complete ?? false), demo: sub.isDemo },
+      badges: { verified: run.verified, partial: !(run.complete ?? false), demo: sub.isDemo },
     };
   });
   const ranked = orderByRank(entries.map((e) => ({ id: String(e.id), score: e.overall.score, ciLow: e.overall.ciLow, ciHigh: e.overall.ciHigh })));

@@ -4,7 +4,8 @@ import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
-import type { EvaluationView, EvaluatorRow, Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail, TrajectoryRow, TrajectoryView } from "./types";
+import type { FunnelBucket } from "../scoring/item-result";
+import type { EvaluatorRow, Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail, TrajectoryRow } from "./types";
 
 function submissionWithBenchmark(db: Db, id: number) {
   return db
@@ -75,23 +76,22 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
   };
 }
 
-/** Where items ended: not scored, stopped by policy, exact match passed, failed correctness or groundedness, passed. */
+/** Where items ended, from the buckets the engine stored: not scored, stopped by policy, failed correctness or groundedness, passed. */
 export function funnel(db: Db, runId: number, spec: BenchmarkSpec): Funnel | null {
-  const waterfall = spec.capabilities.filter((c) => c.scorer === "waterfall").map((c) => c.id);
-  if (waterfall.length === 0) return null;
+  if (!spec.capabilities.some((c) => c.scorer === "waterfall")) return null;
   const rows = db
-    .select({ stage: itemResults.stage, status: itemResults.status, score: itemResults.score, result: itemResults.result })
+    .select({ bucket: itemResults.bucket, exactPassed: itemResults.exactPassed, n: count() })
     .from(itemResults)
-    .where(and(eq(itemResults.runId, runId), inArray(itemResults.capability, waterfall)))
+    .where(and(eq(itemResults.runId, runId), eq(itemResults.scorer, "waterfall")))
+    .groupBy(itemResults.bucket, itemResults.exactPassed)
     .all();
-  const f: Funnel = { total: rows.length, notScored: 0, policy: 0, exactPassed: 0, correctnessFailed: 0, groundednessFailed: 0, passed: 0 };
+  const f: Funnel = { total: 0, notScored: 0, policy: 0, exactPassed: 0, correctnessFailed: 0, groundednessFailed: 0, passed: 0 };
+  const field: Record<FunnelBucket, keyof Funnel | null> = { not_scored: "notScored", policy: "policy", correctness_failed: "correctnessFailed", groundedness_failed: "groundednessFailed", passed: "passed", evaluated: null };
   for (const r of rows) {
-    if (r.status !== "scored") f.notScored++;
-    else if (r.stage === "policy") f.policy++;
-    else if (r.stage === "correctness" && r.score === 0) f.correctnessFailed++;
-    else if (r.score > 0) f.passed++;
-    else f.groundednessFailed++;
-    if (((r.result as { verdicts?: { stage: string; outcome: string }[] }).verdicts ?? []).some((v) => v.stage === "exact" && v.outcome === "pass")) f.exactPassed++;
+    f.total += r.n;
+    const k = field[r.bucket];
+    if (k) f[k] += r.n;
+    if (r.exactPassed) f.exactPassed += r.n;
   }
   return f;
 }
@@ -119,12 +119,19 @@ export function listItems(db: Db, runId: number, filters: ItemFilters = {}): Ite
   return { rows, total, page, pageSize, facets: { capabilities: distinct("capability"), domains: distinct("domain"), stages: distinct("stage"), statuses: distinct("status") } };
 }
 
-/** One item with the agent's scored turn, the responses it was judged on, and every verdict. */
-export function getItem(db: Db, runId: number, capability: string, uuid: string): ItemDetail | null {
+/**
+ * One item with the agent's scored turn, the responses it was judged on, and every verdict.
+ * The private half of the evidence (compared values, the judge's words, evaluator errors and
+ * field trees, the trajectory summary) is dropped unless `showGroundTruth`.
+ */
+export function getItem(db: Db, runId: number, capability: string, uuid: string, opts: { showGroundTruth: boolean }): ItemDetail | null {
   const row = db.select().from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid))).get();
   if (!row) return null;
-  const r = row.result as { verdicts?: ItemDetail["verdicts"]; detail?: string; trajectory?: TrajectoryView; evaluation?: EvaluationView; trace?: { query: string; answer: unknown; calls: ItemDetail["calls"]; responses: unknown[] }[] };
+  const r = row.result;
+  const open = opts.showGroundTruth;
   const scored = r.trace?.at(-1);
+  const evaluation = r.scorer !== "waterfall" ? r.evaluation : null;
+  const trajectory = r.scorer === "waterfall" ? r.trajectory : null;
   return {
     capability: row.capability,
     domain: row.domain,
@@ -134,14 +141,40 @@ export function getItem(db: Db, runId: number, capability: string, uuid: string)
     status: row.status,
     stage: row.stage,
     policy: row.policy,
+    scorer: row.scorer,
+    bucket: row.bucket,
+    reason: r.reason,
+    detail: open ? r.detail : null,
     query: scored?.query ?? "",
     answer: scored?.answer ?? null,
     calls: scored?.calls ?? [],
     responses: scored?.responses ?? [],
-    verdicts: (r.verdicts ?? []).map((v) => ({ stage: v.stage, turnId: v.turnId, outcome: v.outcome, score: v.score, explanation: v.explanation, judge: v.judge, cacheHit: v.cacheHit, latencyMs: v.latencyMs })),
-    detail: r.detail ?? null,
-    trajectory: r.trajectory ?? null,
-    evaluation: r.evaluation ?? null,
+    verdicts: (r.scorer === "waterfall" ? r.verdicts : []).map((v) => ({
+      stage: v.stage,
+      turnId: v.turnId,
+      outcome: v.outcome,
+      score: v.score,
+      reason: v.reason,
+      detail: open ? v.detail : null,
+      judge: v.judge,
+      cacheHit: v.cacheHit,
+      latencyMs: v.latencyMs,
+    })),
+    trajectory: trajectory ? { ...trajectory, summary: open ? trajectory.summary : null } : null,
+    evaluation: evaluation
+      ? {
+          kind: evaluation.kind,
+          status: evaluation.status,
+          score: evaluation.score,
+          reason: evaluation.reason,
+          judge: evaluation.judge,
+          latencyMs: evaluation.latencyMs,
+          subScores: evaluation.subScores,
+          reasoning: open ? evaluation.reasoning : null,
+          error: open ? evaluation.error : null,
+          details: open ? evaluation.details : null,
+        }
+      : null,
   };
 }
 

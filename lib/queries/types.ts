@@ -1,6 +1,6 @@
 /** Plain data the pages render: no database types cross this line. */
-import type { EvalItemResult } from "../scoring/evaluators/result";
-import type { TrajectoryDiagnostic } from "../scoring/score-submission";
+import type { EvaluatorEvidence, FunnelBucket, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
+import type { PolicyOutcome, StageName, VerdictOutcome } from "../scoring/verdict";
 
 export interface CapabilityInfo {
   id: string;
@@ -30,6 +30,8 @@ export interface BenchmarkInfo {
   compat: string;
   retrieverTools: string[];
   exactMatchWindow: number;
+  /** Whether the public may see the ground truth, and so the private half of every verdict. */
+  showGroundTruth: boolean;
 }
 
 export interface ScoreCell {
@@ -50,7 +52,7 @@ export interface LeaderboardEntry {
   /** Share of ground-truth items the entry predicted, 0-1. */
   coverage: number;
   date: string;
-  badges: { scoredByServer: boolean; verified: boolean; partial: boolean; demo: boolean };
+  badges: { verified: boolean; partial: boolean; demo: boolean };
 }
 
 export interface Leaderboard {
@@ -117,8 +119,8 @@ export interface SubmissionDetail {
 export interface ItemFilters {
   capability?: string;
   domain?: string;
-  stage?: string;
-  status?: string;
+  stage?: ItemStage;
+  status?: ItemStatus;
   page?: number;
   pageSize?: number;
 }
@@ -129,9 +131,10 @@ export interface ItemRow {
   uuid: string;
   weight: number;
   score: number;
-  status: string;
-  stage: string;
-  policy: string;
+  status: ItemStatus;
+  stage: ItemStage;
+  /** Waterfall items only. */
+  policy: PolicyOutcome | null;
 }
 
 export interface ItemPage {
@@ -143,11 +146,14 @@ export interface ItemPage {
 }
 
 export interface VerdictView {
-  stage: string;
+  stage: StageName;
   turnId: number;
-  outcome: string;
+  outcome: VerdictOutcome;
   score: number | null;
-  explanation: string;
+  /** Public: never quotes the ground truth. */
+  reason: string;
+  /** Private: null unless the benchmark shows its ground truth. */
+  detail: string | null;
   judge: string;
   cacheHit: boolean;
   latencyMs: number;
@@ -164,16 +170,21 @@ export interface TrajectoryRow {
   exactShare: number;
 }
 
-/** An item's trajectory diagnostic, as scoring stored it. */
-export type TrajectoryView = TrajectoryDiagnostic;
+/** An item's trajectory diagnostic; its summary names the expected calls, so it is null unless public. */
+export type TrajectoryView = Omit<TrajectoryDiagnostic, "summary"> & { summary: string | null };
 
 export interface ItemDetail extends ItemRow {
+  scorer: ScorerName;
+  bucket: FunnelBucket;
+  /** Public: why this score. */
+  reason: string;
+  /** Private: null unless the benchmark shows its ground truth. */
+  detail: string | null;
   query: string;
   answer: unknown;
   calls: { name: string; arguments: Record<string, unknown> }[];
   responses: unknown[];
   verdicts: VerdictView[];
-  detail: string | null;
   trajectory: TrajectoryView | null;
   /** Evaluator capabilities: the evaluator's result for this item. */
   evaluation: EvaluationView | null;
@@ -189,8 +200,15 @@ export interface EvaluatorRow {
   subScores: Record<string, number | null>;
 }
 
-/** What the item view shows of an evaluator's result, as scoring stored it. */
-export type EvaluationView = Pick<EvalItemResult, "kind" | "status" | "score" | "reasoning" | "error" | "judge" | "latencyMs" | "subScores" | "details">;
+/**
+ * What the item view shows of an evaluator's result. Its reasoning, error and evidence
+ * (field trees, compared calls) quote the reference: null unless the ground truth is public.
+ */
+export type EvaluationView = Pick<EvaluatorEvidence, "kind" | "status" | "score" | "reason" | "judge" | "latencyMs" | "subScores"> & {
+  reasoning: string | null;
+  error: string | null;
+  details: Record<string, unknown> | null;
+};
 
 /** An item's expected answer and calls, shown only when the benchmark allows it. */
 export type ItemGroundTruth = { answer: unknown; calls: { name: string; arguments: Record<string, unknown> }[] } | null;
@@ -254,5 +272,4 @@ export interface Comparison {
   /** Each entry against the first, per capability (and `overall`). */
   differences: PairedComparison[];
   domains: string[];
-  problem: string | null;
 }

@@ -3,13 +3,15 @@ import { aggregate, type AggregateOptions, type CapabilityScore, type OverallSco
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayMode } from "../replay/replay-port";
 import { submittedCapabilities, type Submission } from "../validate/validate-bundle";
-import type { ItemResult } from "./score-submission";
+import type { RecordedJudge } from "./judges/judge-settings";
+import type { ItemResult } from "./item-result";
 
 export interface ScoreResults {
   schema: "agentboard.results/1";
   benchmark: { slug: string; title: string; version: string; compat: "strict" | "vakra" };
   bundle: { sha256: string };
-  judge: { id: string };
+  /** The judge as resolved (never its key). */
+  judge: RecordedJudge | { id: string };
   replay: ReplayMode;
   /** True only when every tool response came from the benchmark's environment. */
   verified: boolean;
@@ -23,7 +25,7 @@ export function buildResults(
   benchmark: Benchmark,
   submission: Submission,
   items: ItemResult[],
-  run: { judgeId: string; replay: ReplayMode; verified: boolean; createdAt: Date },
+  run: { judge: RecordedJudge | { id: string }; replay: ReplayMode; verified: boolean; createdAt: Date },
   opts: AggregateOptions = {},
 ): ScoreResults {
   const ids = benchmark.capabilities.map((c) => c.spec.id);
@@ -34,7 +36,7 @@ export function buildResults(
     schema: "agentboard.results/1",
     benchmark: { slug: benchmark.spec.slug, title: benchmark.spec.title, version: benchmark.spec.version, compat: benchmark.spec.compat },
     bundle: { sha256: submission.sha256 },
-    judge: { id: run.judgeId },
+    judge: run.judge,
     replay: run.replay,
     verified: run.verified,
     createdAt: run.createdAt.toISOString(),

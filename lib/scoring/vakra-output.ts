@@ -3,17 +3,18 @@
  * existing VAKRA tooling can read Agentboard's scores. Unlike VAKRA, every mean divides by
  * the ground-truth count (missing predictions count 0) and missing items are listed.
  */
-import type { Benchmark } from "../benchmark/load-benchmark";
+import { dialogueCapability, type Benchmark } from "../benchmark/load-benchmark";
 import type { Submission } from "../validate/validate-bundle";
-import type { ItemResult } from "./score-submission";
+import type { ItemResult, WaterfallItemResult } from "./item-result";
 import type { StageName, Verdict } from "./verdict";
 
 export function buildVakraOutputs(benchmark: Benchmark, submission: Submission, items: readonly ItemResult[], dirs: { groundTruth: string; predictions: string }) {
-  const byKey = new Map(items.map((it) => [`${it.capability}\0${it.uuid}`, it]));
+  const byKey = new Map(items.filter((it): it is WaterfallItemResult => it.scorer === "waterfall").map((it) => [`${it.capability}\0${it.uuid}`, it]));
   const out: { file: string; document: unknown }[] = [];
   // VAKRA's files describe dialogues: evaluator capabilities have their own outputs.
-  for (const cap of benchmark.capabilities) {
-    if (cap.kind !== "dialogues" || !submission.capabilities.has(cap.spec.id)) continue;
+  for (const anyCap of benchmark.capabilities) {
+    if (anyCap.spec.scorer !== "waterfall" || !submission.capabilities.has(anyCap.spec.id)) continue;
+    const cap = dialogueCapability(anyCap);
     const predicted = submission.capabilities.get(cap.spec.id)!;
     const domains: Record<string, unknown> = {};
     const all: number[] = [];
@@ -36,7 +37,7 @@ export function buildVakraOutputs(benchmark: Benchmark, submission: Submission, 
           const num = (stage: StageName) => v(stage)?.score ?? null;
           const why = (stage: StageName) => {
             const x = v(stage);
-            return x && x.outcome !== "skipped" ? x.explanation : null;
+            return x && x.outcome !== "skipped" ? (x.detail ?? x.reason) : null;
           };
           const gtSteps = gtTurn?.calls.length ?? 0;
           const predSteps = predTurn?.calls.length ?? 0;
@@ -54,7 +55,7 @@ export function buildVakraOutputs(benchmark: Benchmark, submission: Submission, 
               answer_score: num("correctness"),
               groundedness_score: num("groundedness"),
               ...(policy?.outcome === "fail" ? { policy_adherance_score: 0 } : {}),
-              score_explanation: { answer: why("correctness"), exactmatch: why("exact"), groundedness: why("groundedness"), ...(policy?.outcome === "fail" ? { policy: policy.explanation } : {}) },
+              score_explanation: { answer: why("correctness"), exactmatch: why("exact"), groundedness: why("groundedness"), ...(policy?.outcome === "fail" ? { policy: policy.reason } : {}) },
             },
           };
         });

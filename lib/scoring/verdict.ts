@@ -1,7 +1,7 @@
-/** One verdict shape for every stage and every judge. */
+/** One verdict shape for every stage of the waterfall and every judge. */
 export type StageName = "policy" | "exact" | "correctness" | "groundedness";
 
-export type Outcome =
+export type VerdictOutcome =
   /** The stage passed (score 1 for judges). */
   | "pass"
   /** The stage failed (score 0 for judges). */
@@ -10,16 +10,22 @@ export type Outcome =
   | "skipped"
   /** A policy text that maps to no rule: counted, never treated as a pass. */
   | "unchecked"
-  /** The judge failed after its retries. */
+  /** The judge could not judge (after its retries). */
   | "error";
+
+/** The policy verdict of an item: what the policy stage of its last scored turn said. */
+export type PolicyOutcome = VerdictOutcome;
 
 export interface Verdict {
   stage: StageName;
   turnId: number;
-  outcome: Outcome;
+  outcome: VerdictOutcome;
   /** 0..1 where the stage produces a score, null otherwise. */
   score: number | null;
-  explanation: string;
+  /** Public: why, without quoting the ground truth. */
+  reason: string;
+  /** Private: compared values, the judge's own words; shown only where ground truth is public. */
+  detail: string | null;
   /** `program` for deterministic stages, else the judge id (`rules`, `openai:<model>`). */
   judge: string;
   promptHash: string | null;
@@ -27,6 +33,8 @@ export interface Verdict {
   latencyMs: number;
 }
 
-export function verdict(v: Omit<Verdict, "promptHash" | "cacheHit" | "latencyMs"> & Partial<Pick<Verdict, "promptHash" | "cacheHit" | "latencyMs">>): Verdict {
-  return { promptHash: null, cacheHit: false, latencyMs: 0, ...v };
+type VerdictInput = Omit<Verdict, "promptHash" | "cacheHit" | "latencyMs" | "detail"> & Partial<Pick<Verdict, "promptHash" | "cacheHit" | "latencyMs" | "detail">>;
+
+export function verdict(v: VerdictInput): Verdict {
+  return { promptHash: null, cacheHit: false, latencyMs: 0, detail: null, ...v };
 }

@@ -6,7 +6,7 @@
 import type { ResolvedPolicy } from "../benchmark/policy";
 import type { AnswerValue, Turn } from "../formats/dialogue";
 import { answerText } from "./answer-values";
-import { JudgeError, type Judge, type JudgeRequest } from "./judges/judge";
+import { gradeSafely, type GradeRequest, type Grader } from "./judges/grader";
 import { checkExactMatch } from "./stages/exact-match-stage";
 import { checkPolicy } from "./stages/policy-stage";
 import { verdict, type StageName, type Verdict } from "./verdict";
@@ -38,12 +38,12 @@ export interface WaterfallInput {
 }
 
 export interface WaterfallDeps {
-  judge: Judge;
+  grader: Grader;
   now: () => number;
 }
 
-const skipped = (stage: StageName, turnId: number, explanation: string): Verdict =>
-  verdict({ stage, turnId, outcome: "skipped", score: null, explanation, judge: "program" });
+const skipped = (stage: StageName, turnId: number, reason: string): Verdict =>
+  verdict({ stage, turnId, outcome: "skipped", score: null, reason, judge: "program" });
 
 export function responseText(r: unknown): string {
   return typeof r === "string" ? r : JSON.stringify(r) ?? "null";
@@ -71,7 +71,7 @@ export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): 
 
   let decidedBy: TurnScore["stage"] = "exact";
   if (exact.outcome !== "pass") {
-    const correctness = await ask(deps, "correctness", turnId, { task: "correctness", ...base, reference: answerText(input.reference), referenceValue: input.reference });
+    const correctness = await ask(deps, turnId, { kind: "correctness", ...base, reference: answerText(input.reference), referenceValue: input.reference });
     verdicts.push(correctness);
     if (correctness.outcome === "error") {
       verdicts.push(skipped("groundedness", turnId, "not reached: the correctness judge failed"));
@@ -91,29 +91,25 @@ export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): 
     return done(1, decidedBy);
   }
   const evidence = input.predictedResponses.slice(-input.window).map(responseText);
-  const grounded = await ask(deps, "groundedness", turnId, { task: "groundedness", ...base, evidence });
+  const grounded = await ask(deps, turnId, { kind: "groundedness", ...base, evidence });
   verdicts.push(grounded);
   if (grounded.outcome === "error") return done(0, "groundedness", "judge_error");
   return done(grounded.score ?? 0, "groundedness");
 }
 
-async function ask(deps: WaterfallDeps, stage: "correctness" | "groundedness", turnId: number, req: JudgeRequest): Promise<Verdict> {
+async function ask(deps: WaterfallDeps, turnId: number, req: Extract<GradeRequest, { kind: "correctness" | "groundedness" }>): Promise<Verdict> {
   const started = deps.now();
-  try {
-    const d = await deps.judge.decide(req);
-    return verdict({
-      stage,
-      turnId,
-      outcome: d.pass ? "pass" : "fail",
-      score: d.score,
-      explanation: d.explanation,
-      judge: deps.judge.id,
-      promptHash: d.promptHash,
-      cacheHit: d.cacheHit,
-      latencyMs: Math.round(deps.now() - started),
-    });
-  } catch (err) {
-    const message = err instanceof JudgeError ? err.message : `judge crashed: ${err instanceof Error ? err.message : String(err)}`;
-    return verdict({ stage, turnId, outcome: "error", score: null, explanation: message, judge: deps.judge.id, latencyMs: Math.round(deps.now() - started) });
-  }
+  const g = await gradeSafely(deps.grader, req);
+  return verdict({
+    stage: req.kind,
+    turnId,
+    outcome: g.outcome === "unjudged" ? "error" : g.outcome === "pass" ? "pass" : "fail",
+    score: g.score,
+    reason: g.reason,
+    detail: g.detail,
+    judge: deps.grader.id,
+    promptHash: g.promptHash,
+    cacheHit: g.cacheHit,
+    latencyMs: Math.round(deps.now() - started),
+  });
 }

@@ -8,11 +8,10 @@ import type { Db } from "../../db/client";
 import { auditLog, capabilityScores, domainScores, itemResults, jobs, scoringRuns, submissions } from "../../db/schema";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayPort } from "../replay/replay-port";
-import type { Judge } from "../scoring/judges/judge";
-import type { ScoreJudge } from "../scoring/judges/score-judge";
-import { buildResults } from "../scoring/score-results";
-import { itemKey, scoreSubmission, type ItemResult } from "../scoring/score-submission";
-import { validateBundle } from "../validate/validate-bundle";
+import type { Grader } from "../scoring/judges/grader";
+import type { RecordedJudge } from "../scoring/judges/judge-settings";
+import { isUnjudged, itemKey, type ItemResult } from "../scoring/item-result";
+import { scoreBundle } from "../scoring/score-bundle";
 import { benchmarkOfVersion } from "./benchmarks";
 import type { RunSpec } from "./runs";
 import { transition } from "./transitions";
@@ -21,9 +20,8 @@ export interface ScoringDeps {
   now: () => Date;
   /** A replay port for the benchmark; the worker keeps them warm across jobs. */
   replayFor: (benchmark: Benchmark, mode: RunSpec["replayMode"]) => Promise<ReplayPort>;
-  judgeFor: (spec: Pick<RunSpec, "judgeKind" | "judgeModel">) => Judge;
-  /** The graded judge of evaluator capabilities (qa, trajectory, report), from the same spec. */
-  scoreJudgeFor: (spec: Pick<RunSpec, "judgeKind" | "judgeModel">) => ScoreJudge;
+  /** The run's judge, resolved by the one judge factory; throws when it cannot be built. */
+  graderFor: (benchmark: Benchmark, spec: Pick<RunSpec, "judgeKind" | "judgeModel">) => { grader: Grader; judge: RecordedJudge };
   /** Items stored per write transaction. */
   flushEvery?: number;
   /** Test hook: called after each flush with the number of items stored so far. */
@@ -61,26 +59,27 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
   } catch (err) {
     return fail(`benchmark unavailable: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const { report, submission } = await validateBundle(sub.bundlePath, benchmark);
-  if (!report.valid || !submission) return fail(`the bundle no longer validates (${report.summary.errors} errors)`);
-  if (submission.sha256 !== sub.bundleSha256) return fail(`the bundle changed since it was received (sha256 ${submission.sha256.slice(0, 12)} ≠ ${sub.bundleSha256.slice(0, 12)})`);
+  let judge: ReturnType<ScoringDeps["graderFor"]>;
+  try {
+    judge = deps.graderFor(benchmark, { judgeKind: run.judgeKind, ...(run.judgeModel ? { judgeModel: run.judgeModel } : {}) });
+  } catch (err) {
+    return fail(`judge unavailable: ${err instanceof Error ? err.message : String(err)}`);
+  }
 
   const stored = db.select({ result: itemResults.result }).from(itemResults).where(eq(itemResults.runId, run.id)).all();
-  const done = new Map(stored.map(({ result }) => {
-    const r = result as unknown as ItemResult;
-    return [itemKey(r.capability, r.uuid), r] as const;
-  }));
+  const done = new Map(stored.map(({ result }) => [itemKey(result.capability, result.uuid), result] as const));
   const buffer: ItemResult[] = [];
   let count = done.size;
+  let total = 0;
   const flushEvery = deps.flushEvery ?? 25;
-  const flush = (total: number) => {
+  const flush = () => {
     if (buffer.length === 0) return;
     const batch = buffer.splice(0);
     const at = deps.now();
     db.transaction((tx) => {
       for (const r of batch) {
         tx.insert(itemResults)
-          .values({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, weight: r.weight, score: r.score, status: r.status, stage: r.stage, policy: r.policy, result: r as unknown as Record<string, unknown> })
+          .values({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, weight: r.weight, score: r.score, status: r.status, stage: r.stage, scorer: r.scorer, bucket: r.bucket, exactPassed: r.scorer === "waterfall" && r.exactPassed, policy: r.scorer === "waterfall" ? r.policy : null, result: r })
           .onConflictDoNothing()
           .run();
       }
@@ -91,34 +90,32 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
     deps.onFlush?.(count);
   };
 
-  let items: ItemResult[];
-  let judgeId: string;
+  let outcome: Awaited<ReturnType<typeof scoreBundle>>;
   try {
-    const judgeSpec = { judgeKind: run.judgeKind, ...(run.judgeModel ? { judgeModel: run.judgeModel } : {}) };
-    // Each kind of judge only where a capability needs it: the waterfall's, the evaluators'.
-    const judge = benchmark.capabilities.some((c) => c.kind === "dialogues") ? deps.judgeFor(judgeSpec) : undefined;
-    const scoreJudge = benchmark.capabilities.some((c) => c.kind === "dataset") ? deps.scoreJudgeFor(judgeSpec) : undefined;
-    judgeId = (judge ?? scoreJudge)!.id;
     const replay = await deps.replayFor(benchmark, run.replayMode);
-    let total = 0;
-    items = await scoreSubmission(benchmark, submission, {
-      ...(judge ? { judge } : {}),
-      ...(scoreJudge ? { scoreJudge } : {}),
+    outcome = await scoreBundle(benchmark, sub.bundlePath, {
+      grader: judge.grader,
+      judge: judge.judge,
       replay,
+      now: deps.now,
+      expectSha256: sub.bundleSha256,
       done,
       onProgress: (_d, t) => (total = t),
       onItem: (r) => {
         buffer.push(r);
-        if (buffer.length >= flushEvery) flush(total);
+        if (buffer.length >= flushEvery) flush();
       },
     });
-    flush(total);
+    flush();
   } catch (err) {
     return fail(`scoring failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-
-  const results = buildResults(benchmark, submission, items, { judgeId, replay: run.replayMode, verified: run.replayMode === "mcp", createdAt: deps.now() });
-  const unjudged = items.filter((i) => i.status === "judge_error" || i.status === "replay_error").length;
+  if (outcome.kind === "invalid") return fail(`the bundle no longer validates (${outcome.report.summary.errors} errors)`);
+  if (outcome.kind === "changed") return fail(`the bundle changed since it was received (sha256 ${outcome.sha256.slice(0, 12)} ≠ ${sub.bundleSha256.slice(0, 12)})`);
+  const { results } = outcome;
+  const items = results.items;
+  const judgeId = judge.judge.id;
+  const unjudged = items.filter(isUnjudged).length;
   const at = deps.now();
   db.transaction((tx) => {
     for (const [capability, c] of Object.entries(results.capabilities)) {
@@ -129,7 +126,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
       for (const [domain, d] of Object.entries(c.domains)) tx.insert(domainScores).values({ runId: run.id, capability, domain, score: d.score, nItems: d.nItems }).onConflictDoNothing().run();
     }
     tx.update(scoringRuns)
-      .set({ status: "completed", judgeId, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, finishedAt: at })
+      .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, finishedAt: at })
       .where(eq(scoringRuns.id, run.id))
       .run();
     tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id)).run();

@@ -1,6 +1,8 @@
 /**
- * What a worker scores with: one warm replay port per benchmark and mode, judges built from
- * the run's spec, the verdict cache in the database, and the stored ground-truth replays.
+ * What a worker scores with: one warm replay port per benchmark and mode, the run's judge
+ * from the one judge factory (the run's recorded kind and model, then the worker's
+ * environment, then benchmark.yaml), the grade cache in the database, and the stored
+ * ground-truth replays.
  */
 import type { Db } from "../../db/client";
 import type { Benchmark } from "../benchmark/load-benchmark";
@@ -8,28 +10,23 @@ import { loadGroundTruthStore } from "../replay/groundtruth-file";
 import { createMcpReplay } from "../replay/mcp-replay";
 import { createNoReplay, createRecordedReplay } from "../replay/recorded-replay";
 import type { ReplayPort } from "../replay/replay-port";
-import { createOpenAiJudge } from "../scoring/judges/openai-judge";
-import { createOpenAiScoreJudge } from "../scoring/judges/openai-score-judge";
-import { createRulesJudge } from "../scoring/judges/rules-judge";
-import { createRulesScoreJudge } from "../scoring/judges/rules-score-judge";
-import { createDbVerdictCache } from "./db-verdict-cache";
+import { createGrader, recordedJudge, resolveJudgeSettings, type GraderTransport } from "../scoring/judges/judge-settings";
+import { createDbGradeCache } from "./db-grade-cache";
 import type { ScoringDeps } from "./score-job";
 
-export interface JudgeEndpoint {
-  baseUrl?: string;
-  apiKey?: string;
-  concurrency?: number;
+export interface ScoringDepsOptions {
+  now?: () => Date;
+  /** The environment the judge's settings and key come from (the worker's own, usually). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Test seams for the judge's transport. */
+  transport?: GraderTransport;
+  replayConcurrency?: number;
 }
 
-export function createScoringDeps(db: Db, opts: { now?: () => Date; judge?: JudgeEndpoint; replayConcurrency?: number } = {}): ScoringDeps & { close(): Promise<void> } {
+export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): ScoringDeps & { close(): Promise<void> } {
   const now = opts.now ?? (() => new Date());
   const ports = new Map<string, Promise<ReplayPort>>();
-  const cache = createDbVerdictCache(db, now);
-  const endpoint = (spec: Parameters<ScoringDeps["judgeFor"]>[0]) => {
-    const baseUrl = opts.judge?.baseUrl;
-    if (!baseUrl || !spec.judgeModel) throw new Error("the openai judge needs a base URL and a model (AGENTBOARD_JUDGE_BASE_URL, benchmark.yaml judge.model)");
-    return { baseUrl, model: spec.judgeModel, ...(opts.judge?.apiKey ? { apiKey: opts.judge.apiKey } : {}), concurrency: opts.judge?.concurrency ?? 16 };
-  };
+  const cache = createDbGradeCache(db, now);
   return {
     now,
     replayFor(benchmark: Benchmark, mode) {
@@ -46,13 +43,10 @@ export function createScoringDeps(db: Db, opts: { now?: () => Date; judge?: Judg
       }
       return p;
     },
-    judgeFor(spec) {
-      if (spec.judgeKind === "rules") return createRulesJudge();
-      return createOpenAiJudge({ ...endpoint(spec), cache });
-    },
-    scoreJudgeFor(spec) {
-      if (spec.judgeKind === "rules") return createRulesScoreJudge();
-      return createOpenAiScoreJudge({ ...endpoint(spec), cache });
+    graderFor(benchmark, spec) {
+      // The run chose its kind and model when it was queued: they come first, like flags.
+      const settings = resolveJudgeSettings({ flags: { judge: spec.judgeKind, ...(spec.judgeModel ? { judgeModel: spec.judgeModel } : {}) }, env: opts.env ?? {}, config: benchmark.spec.judge });
+      return { grader: createGrader(settings, { cache, ...(opts.transport ? { transport: opts.transport } : {}) }), judge: recordedJudge(settings) };
     },
     async close() {
       await Promise.all([...ports.values()].map(async (p) => (await p).close()));

@@ -7,11 +7,11 @@ import type { Benchmark } from "../benchmark/load-benchmark";
 import { DiagnosticSink, type Diagnostic } from "../formats/diagnostic";
 import type { PredictedDialogue } from "../formats/dialogue";
 import type { AgentOutput } from "../formats/eval-dataset";
-import { readPredictionFile } from "../formats/read-dialogues";
+import { scorerOf } from "../scoring/capability-scorers/registry";
 import { MAX_JSON_DEPTH, readJson, tooDeepAt } from "../formats/read-json";
 import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
 import { mapLayout } from "./bundle-layout";
-import { bundleFiles, readDatasetOutputs } from "./dataset-outputs";
+import { bundleFiles } from "./dataset-outputs";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
 export interface Submission {
@@ -20,6 +20,8 @@ export interface Submission {
   capabilities: Map<string, Map<string, PredictedDialogue>>;
   /** Agent outputs per submitted evaluator capability id, keyed by item id. */
   outputs: Map<string, Map<string, AgentOutput>>;
+  /** Where each prediction was read (`file record i`), keyed `capability\0uuid`: for duplicate errors. */
+  origins: Map<string, string>;
   metadata: Record<string, unknown> | null;
 }
 
@@ -27,6 +29,8 @@ export interface Submission {
 export function submittedCapabilities(s: Pick<Submission, "capabilities" | "outputs">): Set<string> {
   return new Set([...s.capabilities.keys(), ...s.outputs.keys()]);
 }
+
+const emptySubmission = (sha256: string): Submission => ({ sha256, capabilities: new Map(), outputs: new Map(), origins: new Map(), metadata: null });
 
 export interface ValidationOutcome {
   report: ValidationReport;
@@ -43,7 +47,7 @@ export interface ValidateOptions {
 export async function validateBundle(location: string, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
   const opened = await openBundle(location, opts.zipLimits);
   if (!opened.ok) {
-    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, opened.problems, { capabilities: new Map(), outputs: new Map() }, 0, null, opts) };
+    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, opened.problems, emptySubmission(""), 0, null, opts) };
   }
   try {
     return await validateSource(opened.source, benchmark, opts);
@@ -59,11 +63,9 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
   );
   const diagnostics: Diagnostic[] = [...layout.diagnostics];
   const byPath = new Map(source.files.map((f) => [f.path, f]));
-  const capabilities = new Map<string, Map<string, PredictedDialogue>>();
-  const outputs = new Map<string, Map<string, AgentOutput>>();
+  const submission = emptySubmission(source.sha256);
   const named = new Set<string>();
   const files = bundleFiles(byPath, named);
-  const firstSeen = new Map<string, Map<string, string>>(); // capability → uuid → "file record i"
   let records = 0;
 
   for (const ref of layout.domainFiles) {
@@ -94,38 +96,7 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
       diagnostics.push(...sink.items);
       continue;
     }
-    if (cap.kind === "dataset") {
-      const bucket = outputs.get(cap.spec.id) ?? new Map<string, AgentOutput>();
-      outputs.set(cap.spec.id, bucket);
-      records += await readDatasetOutputs({ cap, domain: ref.domain, file: ref.path, value: json.value, sink, source: files, bucket });
-      diagnostics.push(...sink.items);
-      continue;
-    }
-    const bucket = capabilities.get(cap.spec.id) ?? new Map<string, PredictedDialogue>();
-    capabilities.set(cap.spec.id, bucket);
-    const seen = firstSeen.get(cap.spec.id) ?? new Map<string, string>();
-    firstSeen.set(cap.spec.id, seen);
-    if (Array.isArray(json.value)) records += json.value.length;
-    for (const { record, dialogue: d } of readPredictionFile(json.value, sink, { fileDomain: ref.domain })) {
-      const where = { record, uuid: d.uuid };
-      const prior = seen.get(d.uuid);
-      if (prior) {
-        sink.error("duplicate_uuid", `uuid already predicted at ${prior}; expected each uuid once per capability`, { ...where, path: `$[${record}].uuid` });
-        continue;
-      }
-      seen.set(d.uuid, `${ref.path} record ${record}`);
-      const gt = cap.byUuid.get(d.uuid);
-      if (!gt) {
-        sink.error("unknown_uuid", `uuid is not in the ground truth of ${cap.spec.directory}`, { ...where, path: `$[${record}].uuid` });
-        continue;
-      }
-      if (gt.domain !== ref.domain) {
-        sink.error("wrong_domain_file", `uuid belongs to domain "${gt.domain}"; expected it in ${gt.domain}.json`, { ...where, path: `$[${record}].uuid` });
-        continue;
-      }
-      checkTurns(d, gt.turns[gt.turns.length - 1]!.turnId, sink, record);
-      bucket.set(d.uuid, d);
-    }
+    records += await scorerOf(cap.spec.scorer).readOutputs({ cap, domain: ref.domain, file: ref.path, value: json.value, sink, source: files, submission });
     diagnostics.push(...sink.items);
   }
 
@@ -133,12 +104,11 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
     if (!named.has(file)) diagnostics.push({ severity: "warning", code: "ignored_file", file, message: "not an outputs file (<capability_dir>/<domain>.json) and no output's report_path names it; ignored" });
   }
 
-  let metadata: Record<string, unknown> | null = null;
   if (layout.metadataPath) {
     const sink = new DiagnosticSink(layout.metadataPath);
     const bytes = await readEntry(byPath.get(layout.metadataPath)!, sink);
     diagnostics.push(...sink.items);
-    if (bytes) metadata = readMetadata(bytes, layout.metadataPath, diagnostics);
+    if (bytes) submission.metadata = readMetadata(bytes, layout.metadataPath, diagnostics);
   }
   if (layout.domainFiles.length === 0) {
     diagnostics.push({
@@ -148,34 +118,16 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
       message: `no prediction files found; expected <capability_dir>/<domain>.json with capability_dir one of ${benchmark.capabilities.map((c) => c.spec.directory).join(", ")}`,
     });
   }
-  const submission: Submission = { sha256: source.sha256, capabilities, outputs, metadata };
   const report = buildReport(
     benchmark,
     { location: source.location, kind: source.kind, sha256: source.sha256, files: source.files.length },
     diagnostics,
     submission,
     records,
-    metadata,
+    submission.metadata,
     opts,
   );
   return { report, submission };
-}
-
-/** Only the last ground-truth turn is scored: say so when the prediction cannot be paired with it. */
-function checkTurns(d: PredictedDialogue, lastTurnId: number, sink: DiagnosticSink, record: number): void {
-  const where = { record, uuid: d.uuid, path: `$[${record}].output` };
-  if (d.status === "error" || d.turns.length === 0) return;
-  if (!d.turns.some((t) => t.turnId === lastTurnId)) {
-    if (d.turns.length === 1) {
-      sink.warn("turn_id_mismatch", `predicted turn_id ${d.turns[0]!.turnId} differs from the last ground-truth turn ${lastTurnId}; the single predicted turn is scored as turn ${lastTurnId}`, where);
-    } else {
-      sink.warn("last_turn_missing", `no predicted turn has turn_id ${lastTurnId} (the scored ground-truth turn); the dialogue scores 0`, where);
-    }
-  }
-  const first = d.turns[0]?.calls[0];
-  if (first?.name === "get_data" && first.arguments.tool_universe_id === d.uuid) {
-    sink.warn("prelude_in_prediction", "prediction starts with get_data(tool_universe_id=<uuid>), which the environment calls before the agent starts", { ...where, path: `$[${record}].output[0].sequence.tool_call[0]` });
-  }
 }
 
 /** Reads a file's bytes; a corrupt ZIP entry (e.g. sizes that lie) becomes an error, not a crash. */
@@ -203,7 +155,7 @@ function buildReport(
   benchmark: Benchmark,
   bundle: ValidationReport["bundle"],
   diagnostics: Diagnostic[],
-  predicted: Pick<Submission, "capabilities" | "outputs">,
+  predicted: Submission,
   records: number,
   metadata: Record<string, unknown> | null,
   opts: ValidateOptions,
@@ -212,7 +164,7 @@ function buildReport(
   const submitted = submittedCapabilities(predicted);
   const coverage: Record<string, CapabilityCoverage> = {};
   for (const cap of benchmark.capabilities) {
-    const ids: ReadonlyMap<string, unknown> | undefined = cap.kind === "dataset" ? predicted.outputs.get(cap.spec.id) : predicted.capabilities.get(cap.spec.id);
+    const ids = scorerOf(cap.spec.scorer).predicted(predicted, cap.spec.id);
     const c: CapabilityCoverage = { directory: cap.spec.directory, label: cap.spec.label, submitted: ids !== undefined, expected: 0, predicted: 0, missing: 0, domains: {} };
     for (const [domain, gts] of cap.domains) {
       const missingUuids = gts.filter((g) => !ids?.has(g.uuid)).map((g) => g.uuid);

@@ -5,10 +5,8 @@
  */
 import { loadBenchmark } from "../../lib/benchmark/load-benchmark";
 import { createRecordedReplay } from "../../lib/replay/recorded-replay";
-import { createOpenAiJudge } from "../../lib/scoring/judges/openai-judge";
-import { createRulesJudge } from "../../lib/scoring/judges/rules-judge";
-import { scoreSubmission } from "../../lib/scoring/score-submission";
-import { buildResults } from "../../lib/scoring/score-results";
+import { createGrader } from "../../lib/scoring/judges/judge-settings";
+import { scoreBundle } from "../../lib/scoring/score-bundle";
 import { validateBundle } from "../../lib/validate/validate-bundle";
 import { startFakeJudge } from "./fake-judge";
 
@@ -30,12 +28,13 @@ const out: Record<string, number> = { loadMs, validateMs, dialogues: report.summ
 
 if (mode !== "validate") {
   const server = mode === "score-openai" ? await startFakeJudge(Number(delay ?? 50)) : undefined;
-  const judge = server ? createOpenAiJudge({ baseUrl: server.url, model: "fake-judge", concurrency: Number(concurrency ?? 16) }) : createRulesJudge();
+  const grader = createGrader(server ? { kind: "openai", baseUrl: server.url, model: "fake-judge", concurrency: Number(concurrency ?? 16) } : { kind: "rules", concurrency: 16 });
   lap();
-  const items = await scoreSubmission(benchmark, submission, { judge, replay: createRecordedReplay() });
-  const results = buildResults(benchmark, submission, items, { judgeId: judge.id, replay: "recorded", verified: false, createdAt: new Date() });
+  // The engine's entry point, as `score` runs it: validation included.
+  const run = await scoreBundle(benchmark, bundle, { grader, replay: createRecordedReplay() });
   out.scoreMs = lap();
-  out.overall = results.overall.score;
+  if (run.kind !== "scored") throw new Error("bench bundle did not score");
+  out.overall = run.results.overall.score;
   if (server) {
     out.judgeCalls = await server.served();
     await server.close();

@@ -13,15 +13,16 @@ import { formatDiagnostic } from "../../lib/formats/diagnostic";
 import { parseEvalConfig, resolveFrom, type EvalConfig, type JudgeConfig } from "../../lib/formats/eval-config";
 import { loadEvalDataset } from "../../lib/formats/eval-load";
 import { createChatClient, type ChatClient } from "../../lib/scoring/judges/chat-client";
-import { createOpenAiScoreJudge } from "../../lib/scoring/judges/openai-score-judge";
-import { createRulesScoreJudge } from "../../lib/scoring/judges/rules-score-judge";
-import type { ScoreJudge } from "../../lib/scoring/judges/score-judge";
-import { createMemoryVerdictCache } from "../../lib/scoring/judges/verdict-cache";
+import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
+import type { Grader } from "../../lib/scoring/judges/grader";
+import { createGrader, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
+import { createOpenAiGrader } from "../../lib/scoring/judges/openai-grader";
 import { evaluatorOutputDocument, evaluatorOutputFile, latencySummaryDocument } from "../../lib/scoring/evaluators/eval-output";
 import { buildEvaluators, reportMethodIds } from "../../lib/scoring/evaluators/from-config";
 import { parseOnlyOption, unroutedMethods } from "../../lib/scoring/evaluators/routing";
 import { runEvaluation, selectByKinds, type EvalRun } from "../../lib/scoring/evaluators/run-evaluation";
 import { CliError, usageError } from "./cli-errors";
+import { judgeSettingsOrFail } from "./judge-options";
 import { createProgress } from "./progress";
 
 export interface EvalFlags {
@@ -106,29 +107,29 @@ async function writeJson(file: string, doc: unknown): Promise<void> {
   await writeFile(file, JSON.stringify(doc, null, 2) + "\n");
 }
 
-/** Judges by config: rules, or openai sharing one chat client (and its limit) per endpoint and model. */
-function judgeFactory(env: NodeJS.ProcessEnv): (config: JudgeConfig, evaluator: string) => ScoreJudge {
-  const cache = createMemoryVerdictCache();
+/**
+ * Judges by config through the one judge factory (flags > environment > the evaluator's
+ * judge in eval.yaml > defaults); openai judges share one chat client (and its limit) per
+ * endpoint and model.
+ */
+function judgeFactory(env: NodeJS.ProcessEnv, flags: JudgeFlags = {}): (config: JudgeConfig, evaluator: string) => Grader {
+  const cache = createMemoryGradeCache();
   const clients = new Map<string, ChatClient>();
   return (config, evaluator) => {
-    if (config.kind === "rules") return createRulesScoreJudge();
-    let apiKey: string | undefined;
-    if (config.apiKeyEnv) {
-      apiKey = env[config.apiKeyEnv];
-      if (!apiKey) throw usageError(`evaluator "${evaluator}": its judge reads the API key from $${config.apiKeyEnv}, which is not set`);
-    }
-    const key = JSON.stringify([config.baseUrl, config.model, config.apiKeyEnv ?? null]);
-    let client = clients.get(key);
+    const settings = judgeSettingsOrFail({ flags, env, config }, `evaluator "${evaluator}": `);
+    if (settings.kind === "rules") return createGrader(settings);
+    const key = JSON.stringify([settings.baseUrl, settings.model, settings.apiKey ?? null]);
     const opts = {
-      baseUrl: config.baseUrl,
-      model: config.model,
-      ...(apiKey ? { apiKey } : {}),
-      ...(config.concurrency ? { concurrency: config.concurrency } : {}),
-      ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
-      ...(config.maxAttempts ? { maxAttempts: config.maxAttempts } : {}),
+      baseUrl: settings.baseUrl!,
+      model: settings.model!,
+      concurrency: settings.concurrency,
+      ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+      ...(settings.maxAttempts ? { maxAttempts: settings.maxAttempts } : {}),
     };
+    let client = clients.get(key);
     if (!client) clients.set(key, (client = createChatClient(opts)));
-    return createOpenAiScoreJudge({ ...opts, client, cache });
+    return createOpenAiGrader({ ...opts, client, cache });
   };
 }
 

@@ -1,27 +1,12 @@
-/** Builds the judge the CLI asked for: flags, then environment, then benchmark.yaml defaults. */
-import type { JudgeSpec } from "../../lib/benchmark/spec";
-import type { Judge } from "../../lib/scoring/judges/judge";
-import { createOpenAiJudge } from "../../lib/scoring/judges/openai-judge";
-import { createRulesJudge } from "../../lib/scoring/judges/rules-judge";
-import type { VerdictCache } from "../../lib/scoring/judges/verdict-cache";
+/** The CLI's side of the one judge factory: its errors are usage errors (exit 2). */
+import { JudgeSettingsError, resolveJudgeSettings, type JudgeSettings, type JudgeSources } from "../../lib/scoring/judges/judge-settings";
 import { usageError } from "./cli-errors";
 
-export interface JudgeFlags {
-  judge?: string;
-  judgeModel?: string;
-  judgeBaseUrl?: string;
-  judgeConcurrency?: string;
-}
-
-export function judgeFromOptions(flags: JudgeFlags, defaults: JudgeSpec, env: NodeJS.ProcessEnv, cache?: VerdictCache): Judge {
-  const kind = flags.judge ?? defaults.kind;
-  if (kind === "rules") return createRulesJudge();
-  if (kind !== "openai") throw usageError(`--judge must be "rules" or "openai", got "${kind}"`);
-  const baseUrl = flags.judgeBaseUrl ?? env.AGENTBOARD_JUDGE_BASE_URL ?? env.OPENAI_BASE_URL ?? defaults.baseUrl;
-  const model = flags.judgeModel ?? env.AGENTBOARD_JUDGE_MODEL ?? defaults.model;
-  if (!baseUrl) throw usageError("the openai judge needs a base URL: --judge-base-url, AGENTBOARD_JUDGE_BASE_URL or OPENAI_BASE_URL");
-  if (!model) throw usageError("the openai judge needs a model: --judge-model or AGENTBOARD_JUDGE_MODEL");
-  const concurrency = Number(flags.judgeConcurrency ?? env.AGENTBOARD_JUDGE_CONCURRENCY ?? defaults.concurrency ?? 16);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw usageError(`--judge-concurrency must be a positive integer`);
-  return createOpenAiJudge({ baseUrl, model, apiKey: env.AGENTBOARD_JUDGE_API_KEY ?? env.OPENAI_API_KEY, concurrency, ...(cache ? { cache } : {}) });
+export function judgeSettingsOrFail(sources: JudgeSources, prefix = ""): JudgeSettings {
+  try {
+    return resolveJudgeSettings(sources);
+  } catch (err) {
+    if (err instanceof JudgeSettingsError) throw usageError(`${prefix}${err.message}`);
+    throw err;
+  }
 }

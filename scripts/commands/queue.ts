@@ -11,6 +11,8 @@ import { ingestBundle } from "../../lib/submissions/ingest";
 import { createScoringDeps } from "../../lib/submissions/scoring-deps";
 import { runWorker } from "../../lib/submissions/worker";
 import { CliError, usageError } from "./cli-errors";
+import { judgeSettingsOrFail } from "./judge-options";
+import { loadBenchmarkOrFail } from "./load";
 import { githubIntake, startStatusMirror } from "./github";
 
 export interface SubmitFlags {
@@ -28,11 +30,11 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
     const { versionId } = await registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date() }).catch((err: unknown) => {
       throw err instanceof BenchmarkError ? new CliError(err.message, 2) : err;
     });
-    if (flags.judge && flags.judge !== "rules" && flags.judge !== "openai") throw usageError(`--judge must be "rules" or "openai"`);
+    const judge = flags.judge || flags.judgeModel ? judgeSettingsOrFail({ flags, env: process.env, config: (await loadBenchmarkOrFail(flags.benchmark)).spec.judge }) : undefined;
     if (flags.replay && !["mcp", "recorded", "none"].includes(flags.replay)) throw usageError(`--replay must be "mcp", "recorded" or "none"`);
     const run = {
-      ...(flags.judge ? { judgeKind: flags.judge as "rules" | "openai" } : {}),
-      ...(flags.judgeModel ? { judgeModel: flags.judgeModel } : {}),
+      ...(judge ? { judgeKind: judge.kind } : {}),
+      ...(judge?.model ? { judgeModel: judge.model } : {}),
       ...(flags.replay ? { replayMode: flags.replay as "mcp" | "recorded" | "none" } : {}),
     };
     const out = await ingestBundle(db, { versionId, bundlePath: path.resolve(bundle), source: "local", sourceRef: path.resolve(bundle), actor: "cli", run, ...(flags.agent ? { metadata: { agentName: flags.agent } } : {}) }, () => new Date());
@@ -50,9 +52,7 @@ export interface WorkerFlags {
 
 export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const db = openDatabase(flags.db);
-  const deps = createScoringDeps(db, {
-    judge: { ...(process.env.AGENTBOARD_JUDGE_BASE_URL ? { baseUrl: process.env.AGENTBOARD_JUDGE_BASE_URL } : {}), ...(process.env.AGENTBOARD_JUDGE_API_KEY ? { apiKey: process.env.AGENTBOARD_JUDGE_API_KEY } : {}) },
-  });
+  const deps = createScoringDeps(db, { env: process.env });
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
   process.once("SIGTERM", () => stop.abort());

@@ -10,16 +10,15 @@ import { loadGroundTruthStore } from "../../lib/replay/groundtruth-file";
 import { createMcpReplay } from "../../lib/replay/mcp-replay";
 import { createNoReplay, createRecordedReplay } from "../../lib/replay/recorded-replay";
 import type { ReplayPort } from "../../lib/replay/replay-port";
-import type { Judge } from "../../lib/scoring/judges/judge";
-import { createMemoryVerdictCache } from "../../lib/scoring/judges/verdict-cache";
-import { scoreSubmission } from "../../lib/scoring/score-submission";
-import { buildResults, type ScoreResults } from "../../lib/scoring/score-results";
+import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
+import { createGrader, recordedJudge, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
+import { isUnjudged } from "../../lib/scoring/item-result";
+import { scoreBundle } from "../../lib/scoring/score-bundle";
 import { buildVakraOutputs } from "../../lib/scoring/vakra-output";
-import { renderReportMarkdown, type ValidationReport } from "../../lib/validate/report";
-import { validateBundle, type Submission } from "../../lib/validate/validate-bundle";
+import { renderReportMarkdown } from "../../lib/validate/report";
 import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
-import { judgeFromOptions, type JudgeFlags } from "./judge-options";
+import { judgeSettingsOrFail } from "./judge-options";
 import { loadBenchmarkOrFail } from "./load";
 import { createProgress } from "./progress";
 
@@ -47,37 +46,14 @@ export async function replayFromOption(mode: string | undefined, benchmark: Benc
   return createMcpReplay(benchmark, { concurrency: n, groundTruth: store });
 }
 
-export interface ScoreRun {
-  report: ValidationReport;
-  submission?: Submission;
-  results?: ScoreResults;
-}
-
-/** Validate then score one bundle; shared by the CLI, the main job and the benchmark script. */
-export async function scoreBundle(
-  benchmark: Benchmark,
-  bundle: string,
-  deps: { judge: Judge; replay: ReplayPort; onProgress?: (done: number, total: number) => void; now?: () => Date },
-): Promise<ScoreRun> {
-  const { report, submission } = await validateBundle(bundle, benchmark);
-  if (!report.valid || !submission) return { report };
-  const items = await scoreSubmission(benchmark, submission, { judge: deps.judge, replay: deps.replay, ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) });
-  const results = buildResults(benchmark, submission, items, {
-    judgeId: deps.judge.id,
-    replay: deps.replay.mode,
-    verified: deps.replay.verified,
-    createdAt: deps.now?.() ?? new Date(),
-  });
-  return { report, submission, results };
-}
-
 export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<number> {
   const benchmark = await loadBenchmarkOrFail(flags.benchmark);
-  const judge = judgeFromOptions(flags, benchmark.spec.judge, process.env, createMemoryVerdictCache());
+  const settings = judgeSettingsOrFail({ flags, env: process.env, config: benchmark.spec.judge });
+  const grader = createGrader(settings, { cache: createMemoryGradeCache() });
   const replay = await replayFromOption(flags.replay, benchmark, flags.replayConcurrency);
   try {
-    const run = await scoreBundle(benchmark, bundle, { judge, replay, ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
-    if (!run.results) {
+    const run = await scoreBundle(benchmark, bundle, { grader, judge: recordedJudge(settings), replay, ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
+    if (run.kind !== "scored") {
       process.stderr.write(renderReportMarkdown(run.report));
       throw new CliError(`bundle is invalid (${run.report.summary.errors} error(s)); nothing was scored`, 1);
     }
@@ -88,11 +64,11 @@ export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<n
     }
     if (flags.vakraOut) {
       await mkdir(flags.vakraOut, { recursive: true });
-      const outputs = buildVakraOutputs(benchmark, run.submission!, results.items, { groundTruth: flags.benchmark, predictions: bundle });
+      const outputs = buildVakraOutputs(benchmark, run.submission, results.items, { groundTruth: flags.benchmark, predictions: bundle });
       for (const o of outputs) await writeFile(path.join(flags.vakraOut, o.file), JSON.stringify(o.document, null, 2) + "\n");
     }
     process.stdout.write(renderCapabilityTable(results));
-    const errors = Object.values(results.capabilities).reduce((n, c) => n + (c.statusCounts.judge_error ?? 0) + (c.statusCounts.replay_error ?? 0), 0);
+    const errors = results.items.filter(isUnjudged).length;
     if (errors > 0) {
       process.stderr.write(`warning: ${errors} item(s) could not be judged or replayed; the run is incomplete and cannot be published until rescored\n`);
       return 3;

@@ -68,12 +68,10 @@ function openDb(domain: string): Database.Database {
 }
 
 describe("server start", () => {
-  it("builds the missing databases and answers listTools well under 2 s", async () => {
-    const started = performance.now();
+  it("builds the missing databases and answers listTools (start-up time: npm run bench:hot-paths)", async () => {
     const client = await connect("harbor", "capability_2_dashboard_apis");
     const names = await toolNames(client);
     // The first start also builds all three databases.
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(names).toContain("get_ships_count");
     for (const domain of DOMAINS) expect(openDb(domain).prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get()).toEqual({ n: 4 });
   });

@@ -282,9 +282,7 @@ describe("size, status and time limits", () => {
 
   it("aborts an endless stream without Content-Length as soon as it passes the cap", async () => {
     files.stream("/endless");
-    const start = Date.now();
     await expectCode(downloadBundle(files.url("/endless"), local({ maxBytes: 1_000_000 })), "too_large", /the body exceeds the limit of 1000000 bytes/);
-    expect(Date.now() - start).toBeLessThan(3_000);
     // Give the server a moment to notice the closed socket, then check it stopped early.
     await new Promise((r) => setTimeout(r, 100));
     const sent = files.bytesSent("/endless");
@@ -305,9 +303,10 @@ describe("size, status and time limits", () => {
 
   it("times out on a server that trickles the body", async () => {
     files.stream("/slow", { chunkBytes: 10, intervalMs: 50, totalBytes: 10_000 });
-    const start = Date.now();
     await expectCode(downloadBundle(files.url("/slow"), local({ timeoutMs: 300 })), "timeout", /within 300 ms/);
-    expect(Date.now() - start).toBeLessThan(2_000);
+    // A total deadline, not an idle one: it gave up mid-body, though bytes kept arriving.
+    expect(files.bytesSent("/slow")).toBeGreaterThan(0);
+    expect(files.bytesSent("/slow")).toBeLessThan(10_000);
   });
 
   it("times out on a server that never answers", async () => {

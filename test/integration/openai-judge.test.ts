@@ -172,12 +172,10 @@ describe("openai judge: retries", () => {
 
   it("retries a request that outlives timeoutMs, then gives up", async () => {
     server.setResponder(() => ({ delayMs: 1_000, content: verdictJson("correct", "too late") }));
-    const started = Date.now();
+    // Without the timeout the first attempt would wait out the 1 s delay and succeed.
     const err = await judgeError(judge({ timeoutMs: 100, maxAttempts: 2 }).decide(correctnessReq()));
     expect(server.requestCount).toBe(2);
     expect(err.message).toBe("judge failed after 2 attempts: timed out after 100 ms");
-    // Without the timeout both attempts would wait out the 1 s delay (2 s in all).
-    expect(Date.now() - started).toBeLessThan(1_900);
   });
 
   it("recovers when a timed-out request is followed by a prompt reply", async () => {

@@ -1,3 +1,4 @@
+import { ITEM_STAGES, ITEM_STATUSES, oneOf } from "@/lib/scoring/item-result";
 import type { Metadata } from "next";
 import { Breadcrumb } from "@/components/common/breadcrumb";
 import { notFound, redirect } from "next/navigation";
@@ -47,7 +48,10 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
   if (!detail) notFound();
   const sp = await searchParams;
   const filters: ItemFilters = { page: parsePage(firstParam(sp, "page")), pageSize: PAGE_SIZE };
-  for (const k of ITEM_FILTER_KEYS) filters[k] = firstParam(sp, k);
+  filters.capability = firstParam(sp, "capability");
+  filters.domain = firstParam(sp, "domain");
+  filters.stage = oneOf(ITEM_STAGES, firstParam(sp, "stage"));
+  filters.status = oneOf(ITEM_STATUSES, firstParam(sp, "status"));
 
   const run = detail.run;
   const base = `/submissions/${detail.id}`;

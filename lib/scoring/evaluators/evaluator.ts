@@ -28,7 +28,7 @@ export async function evaluateItem(evaluator: Evaluator, item: EvalItem, now: ()
   try {
     outcome = await evaluator.score(item);
     if (outcome.status === "scored" && !(Number.isFinite(outcome.score) && outcome.score >= 0 && outcome.score <= 1)) {
-      outcome = { status: "error", error: `the evaluator produced the score ${outcome.score}, outside [0, 1]`, judge: outcome.judge };
+      outcome = { status: "error", error: `the evaluator produced the score ${outcome.score}, outside [0, 1]`, reason: "the evaluator produced a score outside [0, 1]", judge: outcome.judge };
     }
   } catch (err) {
     outcome = { status: "error", error: err instanceof Error ? err.message : String(err), judge: evaluator.judgeId };

@@ -6,7 +6,7 @@
  */
 import { methodIdOf, resolveFrom, type EvalConfig, type EvaluatorConfig, type JudgeConfig, type PromptConfig } from "../../formats/eval-config";
 import { parseMetricsYaml } from "../../formats/eval-metrics";
-import type { ScoreJudge } from "../judges/score-judge";
+import { unjudged, type Grader } from "../judges/grader";
 import type { Evaluator } from "./evaluator";
 import { createQaEvaluator } from "./qa-evaluator";
 import { createReportEvaluator } from "./report-evaluator";
@@ -22,13 +22,13 @@ export interface ReadDeps {
 
 export interface BuildDeps extends ReadDeps {
   /** Makes an evaluator's judge; what it throws propagates unchanged. */
-  makeJudge(config: JudgeConfig, evaluator: string): ScoreJudge;
+  makeJudge(config: JudgeConfig, evaluator: string): Grader;
 }
 
 export type BuildResult = { ok: true; evaluators: Evaluator[] } | { ok: false; errors: string[] };
 
 /** An evaluator with its files read and options checked, waiting for its judge. */
-export type EvaluatorRecipe = (judge: ScoreJudge) => Evaluator;
+export type EvaluatorRecipe = (judge: Grader) => Evaluator;
 
 export type PrepareResult = { ok: true; make: EvaluatorRecipe } | { ok: false; errors: string[] };
 
@@ -46,11 +46,10 @@ export async function buildEvaluators(config: EvalConfig, configFile: string, de
 }
 
 /** Never called: construction only checks templates and fields, it does not grade. */
-const PROBE_JUDGE: ScoreJudge = {
+const PROBE_JUDGE: Grader = {
   id: "probe",
   readsPrompts: true,
-  grade: () => Promise.reject(new Error("probe judge")),
-  discoverFields: () => Promise.reject(new Error("probe judge")),
+  grade: async () => unjudged("probe judge"),
 };
 
 /**

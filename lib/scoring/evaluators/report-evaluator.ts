@@ -5,7 +5,7 @@
  * the mean of the configured sections that were scored.
  */
 import { metricNodes, type MetricNode } from "../../formats/eval-metrics";
-import type { ScoreJudge } from "../judges/score-judge";
+import type { Grader } from "../judges/grader";
 import type { Evaluator } from "./evaluator";
 import type { Outcome } from "./result";
 import { checkTemplate, DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, TEMPLATE_SPECS } from "./prompts";
@@ -14,7 +14,7 @@ import { fieldErrors, findFieldByPath, scoreReportTree, type FieldScore } from "
 export interface ReportEvaluatorOptions {
   name: string;
   methodId?: string;
-  judge: ScoreJudge;
+  judge: Grader;
   metrics: MetricNode;
   /** Score 0 for reference fields the report lacks, in sections that do not say otherwise. */
   penalizeMissingFields?: boolean;
@@ -48,12 +48,12 @@ export function createReportEvaluator(opts: ReportEvaluatorOptions): Evaluator {
     judgeId: opts.judge.id,
     async score(item): Promise<Outcome> {
       const ref = item.referenceReport;
-      if (!ref) return { status: "error", error: "the item has no reference report" };
+      if (!ref) return { status: "error", error: "the item has no reference report", reason: "the item has no reference report" };
       if (!ref.ok) return { status: "error", error: ref.error };
-      if (!item.output) return { status: "error", error: "no agent output for this item" };
+      if (!item.output) return { status: "error", error: "no agent output for this item", reason: "no agent output for this item" };
       const report = item.output.report;
-      if (!report) return { status: "error", error: "the agent's output has no report (report or report_path)" };
-      if (!report.ok) return { status: "error", error: report.error };
+      if (!report) return { status: "error", error: "the agent's output has no report (report or report_path)", reason: "the agent's output has no report (report or report_path)" };
+      if (!report.ok) return { status: "error", error: report.error, reason: report.error };
       const tree = await scoreReportTree(opts.metrics, ref.value, report.value, {
         judge: opts.judge,
         fieldTemplate,
@@ -63,9 +63,13 @@ export function createReportEvaluator(opts: ReportEvaluatorOptions): Evaluator {
       const details = { sections: tree, metadata: { reference_file: ref.source, actual_file: report.source } };
       const errors = fieldErrors(tree);
       if (tree.status === "error" || errors.length) {
-        return { status: "error", error: `${errors.length} field(s) could not be scored: ${errors.map((e) => `${e.path}: ${e.error}`).join("; ")}`, judge: opts.judge.id, details };
+        // A field's error may quote the reference (a pattern, the judge's words): the public reason counts them.
+        return { status: "error", error: `${errors.length} field(s) could not be scored: ${errors.map((e) => `${e.path}: ${e.error}`).join("; ")}`, reason: `${errors.length} field(s) could not be scored`, judge: opts.judge.id, details };
       }
-      if (tree.status !== "scored" || tree.score === null) return { status: "error", error: "no field of the report could be scored: the reference has none of the metrics' fields", judge: opts.judge.id, details };
+      if (tree.status !== "scored" || tree.score === null) {
+        const error = "no field of the report could be scored: the reference has none of the metrics' fields";
+        return { status: "error", error, reason: error, judge: opts.judge.id, details };
+      }
       const vlm = vlmPaths.map((p) => findFieldByPath(tree, p)).filter((f): f is FieldScore => f?.status === "scored");
       const subScores: Record<string, number | null> = {};
       if (vlmPaths.length) subScores.vlm_field = vlm.length ? vlm.reduce((s, f) => s + f.score!, 0) / vlm.length : null;
@@ -73,6 +77,7 @@ export function createReportEvaluator(opts: ReportEvaluatorOptions): Evaluator {
         status: "scored",
         score: tree.score,
         reasoning: describeTree(tree),
+        reason: describeTree(tree),
         judge: opts.judge.id,
         details,
         subScores,

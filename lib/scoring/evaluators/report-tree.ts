@@ -8,7 +8,7 @@
  * fields the report lacks and nothing mapped to score 0.
  */
 import type { MetricMethod, MetricNode } from "../../formats/eval-metrics";
-import type { ScoreJudge } from "../judges/score-judge";
+import { gradeSafely, type Grader } from "../judges/grader";
 import { discoveryMessages, scoreMessages } from "./prompts";
 import { exactMatch, fieldText, nonEmpty, regexFullMatch, tokenF1 } from "./report-metrics";
 import type { EvalStatus } from "./result";
@@ -30,7 +30,7 @@ export interface FieldScore {
 }
 
 export interface ReportTreeOptions {
-  judge: ScoreJudge;
+  judge: Grader;
   fieldTemplate: string;
   discoveryTemplate: string;
   /** Default for sections that do not set `penalize_missing_fields`. */
@@ -83,12 +83,9 @@ async function scoreLeaf(node: MetricNode, ref: unknown, act: unknown, opts: Rep
       if (aEmpty && rEmpty) return leaf(node.path, m, "scored", 1, "both empty", values);
       if (aEmpty || rEmpty) return leaf(node.path, m, "scored", 0, aEmpty ? (act === undefined ? "the report lacks this field" : "empty in the report") : "empty in the reference but filled in the report", values);
       const field_context = node.description ? `${node.path}: ${node.description}` : node.path;
-      try {
-        const g = await opts.judge.grade({ purpose: "report_field", messages: scoreMessages(opts.fieldTemplate, { field_context, reference: r, actual: a }), facts: { field: node.path, answer: a, reference: r } });
-        return leaf(node.path, m, "scored", g.score, g.reasoning, values);
-      } catch (err) {
-        return leaf(node.path, m, "error", null, "", { ...values, error: err instanceof Error ? err.message : String(err) });
-      }
+      const g = await gradeSafely(opts.judge, { kind: "report_field", messages: scoreMessages(opts.fieldTemplate, { field_context, reference: r, actual: a }), facts: { field: node.path, answer: a, reference: r } });
+      if (g.outcome === "unjudged") return leaf(node.path, m, "error", null, "", { ...values, error: g.detail ?? g.reason });
+      return leaf(node.path, m, "scored", g.score, g.detail ?? g.reason, values);
     }
   }
 }
@@ -143,13 +140,19 @@ async function discover(node: MetricNode, unlisted: string[], candidateKeys: str
   }
   const candidates = Object.fromEntries(candidateKeys.map((k) => [k, ref[k]]));
   const lines = (o: Obj) => Object.entries(o).map(([k, v]) => `${k}: ${fieldText(v)}`).join("\n");
-  try {
-    const r = await opts.judge.discoverFields({
-      messages: discoveryMessages(opts.discoveryTemplate, { reference_section: lines(candidates), actual_fields: lines(actualFields) }),
-      section: node.path,
-      actual: actualFields,
-      candidates,
-    });
+  const r = await gradeSafely(opts.judge, {
+    kind: "field_discovery",
+    messages: discoveryMessages(opts.discoveryTemplate, { reference_section: lines(candidates), actual_fields: lines(actualFields) }),
+    section: node.path,
+    actual: actualFields,
+    candidates,
+  });
+  if (r.outcome === "unjudged" || !r.matches) {
+    const error = `field discovery failed: ${r.detail ?? r.reason}`;
+    for (const k of unlisted) out[k] = leaf(`${node.path}.${k}`, method, "error", null, "", { actual: actual[k], error });
+    return out;
+  }
+  {
     for (const m of r.matches) {
       const path = `${node.path}.${m.field}`;
       out[m.field] =
@@ -157,9 +160,6 @@ async function discover(node: MetricNode, unlisted: string[], candidateKeys: str
           ? leaf(path, method, "scored", 0, m.reasoning || "no counterpart in the reference", { actual: actual[m.field], referenceField: null })
           : leaf(path, method, "scored", m.score, m.reasoning, { actual: actual[m.field], reference: ref[m.referenceField], referenceField: m.referenceField });
     }
-  } catch (err) {
-    const error = `field discovery failed: ${err instanceof Error ? err.message : String(err)}`;
-    for (const k of unlisted) out[k] = leaf(`${node.path}.${k}`, method, "error", null, "", { actual: actual[k], error });
   }
   return out;
 }

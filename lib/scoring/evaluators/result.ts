@@ -16,8 +16,10 @@ export interface EvalItemResult {
   status: EvalStatus;
   /** In [0, 1] when scored; null otherwise. */
   score: number | null;
-  /** Why this score, or why skipped. */
+  /** Why this score, or why skipped, in full: may quote the reference (NAT's `reasoning`). */
   reasoning: string;
+  /** Public: why, without quoting the reference. */
+  reason: string;
   error: string | null;
   /** Structured evidence: the comparison, the field tree, the judge's prompt hash… */
   details: Record<string, unknown> | null;
@@ -33,8 +35,11 @@ export interface EvalItemResult {
 
 /** What an evaluator says about an item it was routed. */
 export type Outcome =
-  | { status: "scored"; score: number; reasoning: string; judge: string; details?: Record<string, unknown>; subScores?: Record<string, number | null> }
-  | { status: "error"; error: string; reasoning?: string; judge?: string | null; details?: Record<string, unknown> };
+  | { status: "scored"; score: number; reasoning: string; reason: string; judge: string; details?: Record<string, unknown>; subScores?: Record<string, number | null> }
+  | { status: "error"; error: string; reasoning?: string; reason?: string; judge?: string | null; details?: Record<string, unknown> };
+
+/** What an error says in public when the evaluator's own message may quote the reference. */
+export const PRIVATE_ERROR_REASON = "the evaluator could not score this item";
 
 export interface EvalSummary {
   /** Mean score over scored items; null when none was scored. */
@@ -56,9 +61,9 @@ export function resultFor(item: EvalItem, evaluator: { name: string; kind: EvalK
     conversationId: item.conversation?.id ?? null,
     turnId: item.conversation?.turnId ?? null,
   };
-  if (o.status === "skipped") return { ...base, status: "skipped", score: null, reasoning: o.reasoning, error: null, details: null, subScores: {}, judge: null };
-  if (o.status === "error") return { ...base, status: "error", score: null, reasoning: o.reasoning ?? "", error: o.error, details: o.details ?? null, subScores: {}, judge: o.judge ?? null };
-  return { ...base, status: "scored", score: o.score, reasoning: o.reasoning, error: null, details: o.details ?? null, subScores: o.subScores ?? {}, judge: o.judge };
+  if (o.status === "skipped") return { ...base, status: "skipped", score: null, reasoning: o.reasoning, reason: o.reasoning, error: null, details: null, subScores: {}, judge: null };
+  if (o.status === "error") return { ...base, status: "error", score: null, reasoning: o.reasoning ?? "", reason: o.reason ?? PRIVATE_ERROR_REASON, error: o.error, details: o.details ?? null, subScores: {}, judge: o.judge ?? null };
+  return { ...base, status: "scored", score: o.score, reasoning: o.reasoning, reason: o.reason, error: null, details: o.details ?? null, subScores: o.subScores ?? {}, judge: o.judge };
 }
 
 export function summarize(results: readonly EvalItemResult[]): EvalSummary {

@@ -9,18 +9,18 @@
  */
 import { stripAgentThinking, type HistoryTurn } from "../../formats/eval-dataset";
 import type { ToolCallStep } from "../../formats/eval-tool-calls";
-import type { ScoreJudge } from "../judges/score-judge";
+import { gradeSafely, type Grade, type Grader } from "../judges/grader";
 import type { Evaluator } from "./evaluator";
 import { checkTemplate, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, scoreMessages, TEMPLATE_SPECS } from "./prompts";
 import type { Outcome } from "./result";
 import { checkCallsAgainstSchemas, formatToolSchemas, type ToolSchema } from "./tool-schemas";
 import { callsFromEvents, type CallExtraction } from "./trajectory-calls";
-import { compareToolCalls } from "./trajectory-compare";
+import { compareToolCalls, type TrajectoryComparison } from "./trajectory-compare";
 
 export interface TrajectoryEvaluatorOptions {
   name: string;
   methodId?: string;
-  judge: ScoreJudge;
+  judge: Grader;
   /** Keep only tools the agent's LLM chose (drops tools called inside tools). Default true. */
   agentSelectedToolsOnly?: boolean;
   toolSchemas?: readonly ToolSchema[] | null;
@@ -44,13 +44,13 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
     methodId: opts.methodId ?? "trajectory",
     judgeId: judge.id,
     async score(item): Promise<Outcome> {
-      if (!item.output) return { status: "error", error: "no agent output for this item" };
+      if (!item.output) return { status: "error", error: "no agent output for this item", reason: "no agent output for this item" };
       const extraction: CallExtraction | null = item.output.toolCalls
         ? { calls: item.output.toolCalls, droppedToolEnds: 0, unansweredSelections: 0, notes: [] }
         : item.output.events
           ? callsFromEvents(item.output.events, { agentSelectedOnly })
           : null;
-      if (!extraction) return { status: "error", error: "the agent's output has neither tool_calls nor a trajectory" };
+      if (!extraction) return { status: "error", error: "the agent's output has neither tool_calls nor a trajectory", reason: "the agent's output has neither tool_calls nor a trajectory" };
       const calls = extraction.calls;
       const answer = stripAgentThinking(item.output.answer ?? "");
       const base = {
@@ -64,7 +64,7 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
       if (item.trajectoryGroundTruth !== null) {
         const comparison = compareToolCalls(calls, item.trajectoryGroundTruth);
         if (!judge.readsPrompts) {
-          return { status: "scored", score: comparison.score, reasoning: comparison.summary, judge: "program", details: { mode: "reference", ...base, comparison } };
+          return { status: "scored", score: comparison.score, reasoning: comparison.summary, reason: comparisonReason(comparison), judge: "program", details: { mode: "reference", ...base, comparison } };
         }
         const vars = {
           question: item.query,
@@ -73,14 +73,8 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
           answer,
           comparison: comparison.summary,
         };
-        const g = await judge.grade({ purpose: "trajectory", messages: scoreMessages(withRef, vars), facts: { question: item.query, answer: vars.agent_trajectory, reference: vars.reference } });
-        return {
-          status: "scored",
-          score: g.score,
-          reasoning: g.reasoning,
-          judge: judge.id,
-          details: { mode: "reference", ...base, comparison, prompt_hash: g.promptHash, cache_hit: g.cacheHit },
-        };
+        const g = await gradeSafely(judge, { kind: "trajectory", messages: scoreMessages(withRef, vars), facts: { question: item.query, answer: vars.agent_trajectory, reference: vars.reference } });
+        return graded(g, { mode: "reference", ...base, comparison, prompt_hash: g.promptHash, cache_hit: g.cacheHit });
       }
 
       if (judge.readsPrompts) {
@@ -91,23 +85,31 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
           tool_schemas: formatToolSchemas(opts.toolSchemas ?? []),
           conversation_history: formatHistory(item.history),
         };
-        const g = await judge.grade({ purpose: "trajectory", messages: scoreMessages(withoutRef, vars), facts: { question: item.query, answer: vars.agent_trajectory, reference: "" } });
-        return {
-          status: "scored",
-          score: g.score,
-          reasoning: g.reasoning,
-          judge: judge.id,
-          details: { mode: "reference_free", ...base, conversation_history: item.history, prompt_hash: g.promptHash, cache_hit: g.cacheHit },
-        };
+        const g = await gradeSafely(judge, { kind: "trajectory", messages: scoreMessages(withoutRef, vars), facts: { question: item.query, answer: vars.agent_trajectory, reference: "" } });
+        return graded(g, { mode: "reference_free", ...base, conversation_history: item.history, prompt_hash: g.promptHash, cache_hit: g.cacheHit });
       }
       if (!opts.toolSchemas) {
-        return { status: "error", error: "the item has no trajectory_ground_truth, and the rules judge can judge a trajectory without one only against tool schemas: set toolSchemas, or use an LLM judge" };
+        const error = "the item has no trajectory_ground_truth, and the rules judge can judge a trajectory without one only against tool schemas: set toolSchemas, or use an LLM judge";
+        return { status: "error", error, reason: error };
       }
       const check = checkCallsAgainstSchemas(calls, opts.toolSchemas);
       const reasoning = check.checked === 0 ? "no tool calls, where this item expects the agent to use its tools" : check.problems.length ? `${check.checked - check.problems.length} of ${check.checked} calls conform to the tool schemas; ${check.problems.join("; ")}` : `all ${check.checked} calls conform to the tool schemas`;
-      return { status: "scored", score: check.score, reasoning, judge: "program", details: { mode: "schema_check", ...base, schema_check: check } };
+      return { status: "scored", score: check.score, reasoning, reason: reasoning, judge: "program", details: { mode: "schema_check", ...base, schema_check: check } };
     },
   };
+
+  function graded(g: Grade, details: Record<string, unknown>): Outcome {
+    if (g.outcome === "unjudged") return { status: "error", error: g.detail ?? g.reason, reason: g.reason, judge: judge.id, details };
+    return { status: "scored", score: g.score!, reasoning: g.detail ?? g.reason, reason: g.reason, judge: judge.id, details };
+  }
+}
+
+/** The comparison's figures: public, unlike its summary, which names the expected calls. */
+function comparisonReason(c: TrajectoryComparison): string {
+  const parts = [`tool names F1 ${c.toolNames.f1.toFixed(2)}`];
+  if (c.params) parts.push(`parameters F1 ${c.params.f1.toFixed(2)}`);
+  if (c.order) parts.push(`order ${c.order.score.toFixed(2)}`);
+  return `tool-call comparison ${c.score.toFixed(2)}: ${parts.join(", ")}${c.exact ? " (exact)" : ""}`;
 }
 
 function stripOutput(c: ToolCallStep): Omit<ToolCallStep, "output"> {

@@ -3,10 +3,11 @@
  * bounded concurrency, a timeout, and exponential backoff with full jitter on 429/5xx,
  * timeouts, garbage bodies and replies the caller cannot read. HTTP (`fetch`), sleep and
  * randomness are injected so faults can be tested quickly. What a reply means is the
- * caller's business: it passes a reader that throws `UnusableReplyError` to ask again.
+ * caller's business: it passes a reader that throws `UnusableReplyError` (from the grader
+ * port) to ask again.
  */
 import { createLimiter, type Limiter } from "../limit";
-import { JudgeError } from "./judge";
+import { JudgeUnavailableError, UnusableReplyError } from "./grader";
 import type { ChatMessage } from "./prompts";
 
 export interface ChatClientOptions {
@@ -27,18 +28,10 @@ export interface ChatClient {
   readonly model: string;
   /**
    * Sends the messages at temperature 0 and reads the reply's content. Retries what may
-   * succeed on another attempt; throws `JudgeError` once the attempts are used up or on a
+   * succeed on another attempt; throws `JudgeUnavailableError` once the attempts are used up or on a
    * 4xx other than 429.
    */
   complete<T>(messages: ChatMessage[], read: (content: string) => T): Promise<T>;
-}
-
-/** Thrown by a reply reader: the model answered, but not in a form we can use. Retried. */
-export class UnusableReplyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnusableReplyError";
-  }
 }
 
 class RetryableError extends Error {
@@ -80,7 +73,7 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
     }
     if (!res.ok) {
       const text = await res.text().catch(() => "");
-      throw new JudgeError(`HTTP ${res.status}: ${text.slice(0, 200)}`, 1);
+      throw new JudgeUnavailableError(`HTTP ${res.status}: ${text.slice(0, 200)}`, 1);
     }
     let content: unknown;
     try {
@@ -114,28 +107,7 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
           await sleep(Math.max(err.retryAfterMs ?? 0, random() * backoff));
         }
       }
-      throw new JudgeError(`judge failed after ${maxAttempts} attempts: ${lastError}`, maxAttempts);
+      throw new JudgeUnavailableError(`judge failed after ${maxAttempts} attempts: ${lastError}`, maxAttempts);
     },
-  };
-}
-
-/**
- * Cache lookups with in-flight de-duplication: concurrent calls for one key share one
- * computation, a failure is shared and never stored, and a later call tries again.
- */
-export function createSharedCompute<T>(): (key: string, lookup: () => Promise<T | undefined>, compute: () => Promise<T>) => Promise<{ value: T; cacheHit: boolean }> {
-  const inFlight = new Map<string, Promise<T>>();
-  return async (key, lookup, compute) => {
-    const cached = await lookup();
-    if (cached !== undefined) return { value: cached, cacheHit: true };
-    const pending = inFlight.get(key);
-    if (pending) return { value: await pending, cacheHit: true };
-    const p = compute();
-    inFlight.set(key, p);
-    try {
-      return { value: await p, cacheHit: false };
-    } finally {
-      inFlight.delete(key);
-    }
   };
 }

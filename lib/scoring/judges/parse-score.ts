@@ -4,15 +4,8 @@
  * a number. Never the first number in the prose (that is how step numbers become scores),
  * and never a value outside [0, 1]: both are errors, so the caller asks again.
  */
-import type { FieldMatch } from "./score-judge";
+import { UnusableReplyError, type FieldMatch } from "./grader";
 import { jsonObjects, stripReasoning } from "./parse-verdict";
-
-export class ScoreParseError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ScoreParseError";
-  }
-}
 
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
@@ -23,7 +16,7 @@ function scoreValue(raw: unknown): number | undefined {
 }
 
 function inRange(score: number): number {
-  if (!Number.isFinite(score) || score < 0 || score > 1) throw new ScoreParseError(`score ${score} is outside [0, 1]`);
+  if (!Number.isFinite(score) || score < 0 || score > 1) throw new UnusableReplyError(`score ${score} is outside [0, 1]`);
   return score;
 }
 
@@ -44,7 +37,7 @@ export function parseScoreReply(reply: string): { score: number; reasoning: stri
   for (let m = line.exec(text); m; m = line.exec(text)) last = m;
   if (last) return { score: inRange(Number(last[1])), reasoning: text.slice(0, last.index).trim().slice(0, 500) };
   if (NUMBER.test(text)) return { score: inRange(Number(text)), reasoning: "" };
-  throw new ScoreParseError(`no score found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  throw new UnusableReplyError(`no score found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
 }
 
 /**
@@ -63,16 +56,16 @@ export function parseDiscoveryReply(reply: string, fields: readonly string[], ca
       break;
     }
   }
-  if (!found) throw new ScoreParseError(`no field mapping found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  if (!found) throw new UnusableReplyError(`no field mapping found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
   return fields.map((field) => {
     const entry = found[field];
-    if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw new ScoreParseError(`the judge reply does not score the field ${JSON.stringify(field)}`);
+    if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw new UnusableReplyError(`the judge reply does not score the field ${JSON.stringify(field)}`);
     const e = entry as Record<string, unknown>;
     const s = scoreValue(e.score);
-    if (s === undefined) throw new ScoreParseError(`the judge reply gives no numeric score for ${JSON.stringify(field)}`);
+    if (s === undefined) throw new UnusableReplyError(`the judge reply gives no numeric score for ${JSON.stringify(field)}`);
     const ref = e.reference_field ?? e.referenceField ?? null;
     if (ref !== null && (typeof ref !== "string" || !candidates.includes(ref))) {
-      throw new ScoreParseError(`the judge mapped ${JSON.stringify(field)} to ${JSON.stringify(ref)}, which is not a reference field (expected one of ${candidates.map((c) => JSON.stringify(c)).join(", ") || "none"} or null)`);
+      throw new UnusableReplyError(`the judge mapped ${JSON.stringify(field)} to ${JSON.stringify(ref)}, which is not a reference field (expected one of ${candidates.map((c) => JSON.stringify(c)).join(", ") || "none"} or null)`);
     }
     return { field, referenceField: ref, score: inRange(s), reasoning: reasonOf(e) };
   });

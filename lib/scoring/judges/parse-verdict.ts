@@ -4,7 +4,9 @@
  * reply that is nothing but a label. A label merely mentioned in passing never counts:
  * guessing is how a preamble like "…would say yes… no" turns into a pass.
  */
-import type { JudgeTask } from "./judge";
+import { UnusableReplyError } from "./grader";
+
+export type VerdictTask = "correctness" | "groundedness";
 
 export interface ParsedVerdict {
   pass: boolean;
@@ -12,7 +14,7 @@ export interface ParsedVerdict {
   reason: string;
 }
 
-const LABELS: Record<JudgeTask, Record<string, boolean>> = {
+const LABELS: Record<VerdictTask, Record<string, boolean>> = {
   correctness: { correct: true, incorrect: false, yes: true, no: false, true: true, false: false, "1": true, "0": false, right: true, wrong: false },
   groundedness: {
     grounded: true,
@@ -30,13 +32,6 @@ const LABELS: Record<JudgeTask, Record<string, boolean>> = {
   },
 };
 
-export class VerdictParseError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "VerdictParseError";
-  }
-}
-
 export function stripReasoning(text: string): string {
   return text
     .replace(/<(think|thinking|reasoning|reflection)>[\s\S]*?<\/\1>/gi, "")
@@ -44,7 +39,7 @@ export function stripReasoning(text: string): string {
     .trim();
 }
 
-function labelOf(task: JudgeTask, raw: unknown): boolean | undefined {
+function labelOf(task: VerdictTask, raw: unknown): boolean | undefined {
   if (typeof raw === "boolean") return raw;
   if (typeof raw === "number") return raw === 1 ? true : raw === 0 ? false : undefined;
   if (typeof raw !== "string") return undefined;
@@ -52,7 +47,7 @@ function labelOf(task: JudgeTask, raw: unknown): boolean | undefined {
   return LABELS[task][key];
 }
 
-export function parseVerdict(task: JudgeTask, reply: string): ParsedVerdict {
+export function parseVerdict(task: VerdictTask, reply: string): ParsedVerdict {
   const text = stripReasoning(reply);
   for (const obj of jsonObjects(text)) {
     for (const key of ["verdict", "label", "score", "answer", "result", "grounded", "correct"]) {
@@ -76,7 +71,7 @@ export function parseVerdict(task: JudgeTask, reply: string): ParsedVerdict {
   }
   const bare = labelOf(task, text);
   if (bare !== undefined) return { pass: bare, label: text, reason: "" };
-  throw new VerdictParseError(`no ${task} verdict found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  throw new UnusableReplyError(`no ${task} verdict found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
 }
 
 /** Balanced `{…}` objects in the text that parse as JSON, fenced ones included. */

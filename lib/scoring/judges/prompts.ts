@@ -2,7 +2,9 @@
  * Agentboard's own judge prompts. Each asks for a small JSON object so the answer parses
  * without guessing; the parser still copes with models that add prose around it.
  */
-import type { JudgeRequest } from "./judge";
+import type { GradeRequest } from "./grader";
+
+type VerdictRequest = Extract<GradeRequest, { kind: "correctness" | "groundedness" }>;
 
 export interface ChatMessage {
   role: "system" | "user";
@@ -11,11 +13,11 @@ export interface ChatMessage {
 
 const MAX_EVIDENCE_CHARS = 24_000;
 
-export function buildPrompt(req: JudgeRequest): ChatMessage[] {
-  return req.task === "correctness" ? correctnessPrompt(req) : groundednessPrompt(req);
+export function buildPrompt(req: VerdictRequest): ChatMessage[] {
+  return req.kind === "correctness" ? correctnessPrompt(req) : groundednessPrompt(req);
 }
 
-function correctnessPrompt(req: JudgeRequest): ChatMessage[] {
+function correctnessPrompt(req: Extract<VerdictRequest, { kind: "correctness" }>): ChatMessage[] {
   return [
     {
       role: "system",
@@ -28,12 +30,12 @@ function correctnessPrompt(req: JudgeRequest): ChatMessage[] {
     },
     {
       role: "user",
-      content: `Question:\n${req.question}\n\nReference answer:\n${req.reference ?? ""}\n\nAgent answer:\n${req.answer}`,
+      content: `Question:\n${req.question}\n\nReference answer:\n${req.reference}\n\nAgent answer:\n${req.answer}`,
     },
   ];
 }
 
-function groundednessPrompt(req: JudgeRequest): ChatMessage[] {
+function groundednessPrompt(req: Extract<VerdictRequest, { kind: "groundedness" }>): ChatMessage[] {
   return [
     {
       role: "system",
@@ -45,13 +47,13 @@ function groundednessPrompt(req: JudgeRequest): ChatMessage[] {
     },
     {
       role: "user",
-      content: `Question:\n${req.question}\n\nTool outputs (oldest first):\n${clipEvidence(req.evidence ?? [])}\n\nAgent answer:\n${req.answer}`,
+      content: `Question:\n${req.question}\n\nTool outputs (oldest first):\n${clipEvidence(req.evidence)}\n\nAgent answer:\n${req.answer}`,
     },
   ];
 }
 
 /** Keeps the newest evidence when it is too long: the answer is usually built from it. */
-function clipEvidence(items: string[]): string {
+function clipEvidence(items: readonly string[]): string {
   const lines = items.map((e, i) => `[${i + 1}] ${e}`);
   let text = lines.join("\n");
   if (text.length <= MAX_EVIDENCE_CHARS) return text || "(no tool output)";

@@ -20,8 +20,8 @@ export function checkExactMatch(input: ExactMatchInput): Verdict {
   const form = input.compat === "vakra" ? pythonStr : canonicalJson;
   if (input.groundTruth.length === 0) {
     return input.compat === "vakra"
-      ? verdict({ ...base, outcome: "pass", score: 1, explanation: "ground truth has no tool responses: passed vacuously (compat: vakra)" })
-      : verdict({ ...base, outcome: "fail", score: 0, explanation: "ground truth has no tool responses, so exact match cannot pass" });
+      ? verdict({ ...base, outcome: "pass", score: 1, reason: "ground truth has no tool responses: passed vacuously (compat: vakra)" })
+      : verdict({ ...base, outcome: "fail", score: 0, reason: "ground truth has no tool responses, so exact match cannot pass" });
   }
   const recent = new Set(input.predicted.slice(-input.window).map(form));
   const missing: number[] = [];
@@ -29,13 +29,15 @@ export function checkExactMatch(input: ExactMatchInput): Verdict {
     if (!recent.has(form(r))) missing.push(i);
   });
   if (missing.length === 0) {
-    return verdict({ ...base, outcome: "pass", score: 1, explanation: `all ${input.groundTruth.length} ground-truth response(s) found among the last ${input.window} predicted responses` });
+    return verdict({ ...base, outcome: "pass", score: 1, reason: `all ${input.groundTruth.length} ground-truth response(s) found among the last ${input.window} predicted responses` });
   }
   const first = form(input.groundTruth[missing[0]!]);
+  // The expected responses are the ground truth: which one is missing is private.
   return verdict({
     ...base,
     outcome: "fail",
     score: 0,
-    explanation: `${missing.length} of ${input.groundTruth.length} ground-truth response(s) not found among the last ${Math.min(input.window, input.predicted.length)} predicted responses; first missing #${missing[0]! + 1}: ${first.length > 200 ? `${first.slice(0, 200)}…` : first}`,
+    reason: `${missing.length} of ${input.groundTruth.length} ground-truth response(s) not found among the last ${Math.min(input.window, input.predicted.length)} predicted responses`,
+    detail: `first missing #${missing[0]! + 1}: ${first.length > 200 ? `${first.slice(0, 200)}…` : first}`,
   });
 }

@@ -12,7 +12,7 @@ import { vakraDefaults } from "../../../lib/benchmark/vakra-defaults";
 import type { GroundTruthDialogue, ToolCall } from "../../../lib/formats/dialogue";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURES = path.resolve(here, "../../../../shared/fixtures/vakra-shapes");
+const FIXTURES = path.resolve(here, "../../fixtures/vakra-shapes");
 
 const HEAD = "slug: tiny\ntitle: Tiny\nversion: 1\n";
 const ONE_CAP = "capabilities:\n  - id: api_chaining\n    label: API chaining\n    directory: capability_1_bi_apis\n";

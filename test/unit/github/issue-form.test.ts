@@ -231,26 +231,32 @@ describe("parseIssueForm", () => {
     expect(s.agentName).toBe("<script>alert(1)</script>");
   });
 
-  it("refuses a 1 MB body unread, quickly", () => {
+  it("refuses a 1 MB body unread: only its length is looked at (timed by npm run bench:hot-paths)", () => {
     const body = renderIssueFormBody({ ...VALUES, description: "a".repeat(1_048_576) });
-    const start = performance.now();
-    const result = parseIssueForm(body);
-    expect(performance.now() - start).toBeLessThan(50);
+    // A String object behind a proxy records every property the parser touches.
+    const touched = new Set<PropertyKey>();
+    const watched = new Proxy(new String(body), {
+      get(target, key) {
+        touched.add(key);
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const result = parseIssueForm(watched as unknown as string);
+    expect([...touched]).toEqual(["length"]);
     expect(result).toEqual({
       ok: false,
       problems: [{ field: "body", label: "Issue body", expected: `expected at most ${DEFAULT_MAX_BODY_CHARS} characters, got ${body.length}` }],
     });
   });
 
-  it("parses a body at the size cap in bounded time, hostile whitespace included", () => {
+  it("parses a body at the size cap, hostile whitespace included (timed by npm run bench:hot-paths)", () => {
     const filler = " ".repeat(DEFAULT_MAX_BODY_CHARS - 3_000);
     const body = withSection("metadata", "```json\n{\"a\":" + filler + "1}\n```");
     expect(body.length).toBeLessThanOrEqual(DEFAULT_MAX_BODY_CHARS);
-    const start = performance.now();
     expect(problems(body)).toEqual(["Metadata JSON: expected at most 20000 characters of JSON"]);
     const many = withSection("description", "### x\n".repeat(40_000)); // 40k headings
     expect(parseIssueForm(many).ok).toBe(false);
-    expect(performance.now() - start).toBeLessThan(1_000);
   });
 
   it("honours a custom body cap", () => {

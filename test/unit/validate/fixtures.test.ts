@@ -1,12 +1,13 @@
 /**
- * The shared VAKRA-shaped fixtures behave as their README says, validated against the
- * fixture folder itself as the benchmark (groundtruth/ without benchmark.yaml: VAKRA defaults).
+ * The VAKRA-shaped fixtures in test/fixtures/vakra-shapes behave as their README says,
+ * validated against the fixture folder itself as the benchmark (groundtruth/ without
+ * benchmark.yaml: VAKRA defaults).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dialogueCapability, loadBenchmark, type Benchmark } from "../../../lib/benchmark/load-benchmark";
 import type { Diagnostic } from "../../../lib/formats/diagnostic";
 import { formatDiagnostic } from "../../../lib/formats/diagnostic";
@@ -14,8 +15,7 @@ import { mdDiagnostic } from "../../../lib/validate/report";
 import { validateBundle } from "../../../lib/validate/validate-bundle";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// The repo is <x>/main and the shared fixtures are <x>/shared.
-const FIXTURES = path.resolve(here, "../../../../shared/fixtures/vakra-shapes");
+const FIXTURES = path.resolve(here, "../../fixtures/vakra-shapes");
 const PREDICTIONS = path.join(FIXTURES, "predictions");
 
 const CAP1_FILE = "capability_1_bi_apis/cider_house.json";
@@ -24,9 +24,10 @@ const UUID_A = "0b4f8c2e-6a51-4f7e-9d3a-1c2b3a4d5e61";
 const UUID_B = "7e2d9a10-3b44-4c8f-8e21-5f6a7b8c9d02";
 const UUID_REGATTA = "c3a1e5f7-9b2d-4e6f-a1c3-e5f7a9b1d3f5";
 
+// beforeEach, not beforeAll: a failing beforeAll would mark every test "skipped".
 let benchmark: Benchmark;
-beforeAll(async () => {
-  benchmark = await loadBenchmark(FIXTURES);
+beforeEach(async () => {
+  benchmark ??= await loadBenchmark(FIXTURES);
 });
 
 async function validate(caseDir: string) {
@@ -116,7 +117,7 @@ describe("valid fixture bundles", () => {
 
   describe("a prediction holding several distinct turns", () => {
     let dir: string;
-    beforeAll(() => {
+    beforeEach(() => {
       dir = mkdtempSync(path.join(tmpdir(), "agentboard-fixtures-"));
       cpSync(path.join(PREDICTIONS, "ok"), dir, { recursive: true });
       const file = path.join(dir, CAP4_FILE);
@@ -124,7 +125,7 @@ describe("valid fixture bundles", () => {
       records[0]!.output.unshift({ turn_id: 0, query: "Which crew won?", answer: "Blue Heron", sequence: { tool_call: [{ name: "get_top_crew_by_year", arguments: { year: "2019" } }] } });
       writeFileSync(file, JSON.stringify(records));
     });
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
     it("is fine: no error, no warning", async () => {
       const { report, submission } = await validateBundle(dir, benchmark);

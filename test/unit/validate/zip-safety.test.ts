@@ -7,21 +7,23 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadBenchmark, type Benchmark } from "../../../lib/benchmark/load-benchmark";
 import { validateBundle } from "../../../lib/validate/validate-bundle";
 import { writeZip } from "../../helpers/zip-writer";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURES = path.resolve(here, "../../../../shared/fixtures/vakra-shapes");
+const FIXTURES = path.resolve(here, "../../fixtures/vakra-shapes");
 const CAP4_FILE = "capability_4_multiturn/regatta.json";
 const UUID_REGATTA = "c3a1e5f7-9b2d-4e6f-a1c3-e5f7a9b1d3f5";
 
+// Loaded in beforeEach, not beforeAll: a failing beforeAll marks every test "skipped",
+// while a failing beforeEach fails each test, so a broken fixture cannot pass unnoticed.
 let benchmark: Benchmark;
 let okJson: Buffer;
-beforeAll(async () => {
-  benchmark = await loadBenchmark(FIXTURES);
-  okJson = readFileSync(path.join(FIXTURES, "predictions/ok", CAP4_FILE));
+beforeEach(async () => {
+  benchmark ??= await loadBenchmark(FIXTURES);
+  okJson ??= readFileSync(path.join(FIXTURES, "predictions/ok", CAP4_FILE));
 });
 
 let tmp: string;

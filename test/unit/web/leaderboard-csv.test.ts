@@ -19,7 +19,7 @@ function entry(over: Partial<LeaderboardEntry> = {}): LeaderboardEntry {
     },
     coverage: 0.94666667,
     date: "2026-11-22T04:59:54.921Z",
-    badges: { scoredByServer: true, verified: true, partial: false, demo: false },
+    badges: { verified: true, partial: false, demo: false },
     ...over,
   };
 }
@@ -104,18 +104,18 @@ describe("leaderboardCsv", () => {
     const lines = csv.split("\r\n");
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe("");
-    expect(lines[1]).toBe("3,b,m1,Lab,85.22,81.15,89.11,90.67,81.33,0.9467,2026-11-22T04:59:54.921Z,scored; verified");
-    expect(lines[2]).toBe("1,a,m1; m2,Lab,85.22,81.15,89.11,90.67,81.33,0.9467,2026-11-22T04:59:54.921Z,scored; verified");
+    expect(lines[1]).toBe("3,b,m1,Lab,85.22,81.15,89.11,90.67,81.33,0.9467,2026-11-22T04:59:54.921Z,verified");
+    expect(lines[2]).toBe("1,a,m1; m2,Lab,85.22,81.15,89.11,90.67,81.33,0.9467,2026-11-22T04:59:54.921Z,verified");
   });
 
   it("leaves a capability that was not submitted (or is absent) empty, and lists every badge", () => {
     const e = entry({
       capabilities: { api_chaining: { score: 0, ciLow: 0, ciHigh: 0, submitted: false } },
-      badges: { scoredByServer: true, verified: false, partial: true, demo: true },
+      badges: { verified: false, partial: true, demo: true },
     });
     const [, row] = parseCsv(leaderboardCsv(CAPS, [e]));
     expect(row!.slice(7, 9)).toEqual(["", ""]);
-    expect(row![11]).toBe("scored; partial; demo");
+    expect(row![11]).toBe("partial; demo");
   });
 
   it("round-trips hostile user-supplied text through a CSV reader, with formulas defused", () => {
@@ -129,6 +129,8 @@ describe("leaderboardCsv", () => {
   });
 
   it("names badges in a fixed order", () => {
-    expect(badgeNames({ scoredByServer: false, verified: true, partial: false, demo: true })).toEqual(["verified", "demo"]);
+    expect(badgeNames({ verified: true, partial: false, demo: true })).toEqual(["verified", "demo"]);
+    expect(badgeNames({ demo: true, partial: true, verified: true })).toEqual(["verified", "partial", "demo"]);
+    expect(badgeNames({ verified: false, partial: false, demo: false })).toEqual([]);
   });
 });

@@ -51,15 +51,15 @@ export default async function ItemPage({ params }: Props) {
   const db = pageDb();
   const detail = id === null ? null : getSubmission(db, id);
   if (!detail?.run) notFound();
-  const item = getItem(db, detail.run.id, capability, uuid);
+  const item = getItem(db, detail.run.id, capability, uuid, { showGroundTruth: detail.benchmark.showGroundTruth });
   if (!item) notFound();
   const truth = await loadItemGroundTruth(db, detail.id, capability, uuid);
   const cap = detail.capabilities.find((c) => c.id === item.capability);
   const capLabel = cap?.label ?? item.capability;
   // Items of evaluator capabilities (qa, trajectory, report) have no waterfall, no policy and no replay.
-  const evaluated = cap !== undefined && cap.scorer !== "waterfall";
-  // An evaluator's or judge's error may quote the reference (a pattern, a reply): private ground truth stays private.
-  const note = evaluated && item.status === "judge_error" && truth === null ? "The evaluator could not score this item; a maintainer can rescore it." : item.detail;
+  const evaluated = item.scorer !== "waterfall";
+  // The query layer already dropped the private detail unless the ground truth is public.
+  const note = [item.reason, item.detail].filter(Boolean).join(" — ");
   const back = `/submissions/${detail.id}?capability=${encodeURIComponent(item.capability)}#items`;
 
   return (
@@ -81,7 +81,7 @@ export default async function ItemPage({ params }: Props) {
           <Fact term="Domain">{item.domain}</Fact>
           <Fact term={evaluated ? "Scored by" : "Ended at"}>{item.stage}</Fact>
           <Fact term="Status">{item.status}</Fact>
-          {evaluated ? null : <Fact term="Policy">{item.policy}</Fact>}
+          {item.policy === null ? null : <Fact term="Policy">{item.policy}</Fact>}
           <Fact term="Weight">×{item.weight}</Fact>
           <Fact term="Score">
             <ItemScore score={item.score} status={item.status} />
@@ -97,7 +97,7 @@ export default async function ItemPage({ params }: Props) {
 
       {evaluated ? (
         <Section id="evaluation" title="Evaluator verdict" description="This capability is scored by an evaluator instead of the waterfall.">
-          {item.evaluation ? <EvaluationItem e={item.evaluation} explain={truth !== null} /> : <p className="text-sm text-slate-600 dark:text-slate-400">The evaluator did not run: {item.detail ?? "no output"}.</p>}
+          {item.evaluation ? <EvaluationItem e={item.evaluation} /> : <p className="text-sm text-slate-600 dark:text-slate-400">The evaluator did not run: {item.reason || "no output"}.</p>}
         </Section>
       ) : (
         <Section id="verdicts" title="Waterfall verdicts" description="Each stage in the order it ran; a stage that did not need to run says why it was skipped.">
@@ -106,7 +106,7 @@ export default async function ItemPage({ params }: Props) {
       )}
       {item.trajectory ? (
         <Section id="trajectory" title="Trajectory diagnostic" description="This turn's tool calls against the ground truth's, compared deterministically; not part of the score.">
-          <TrajectoryItem t={item.trajectory} explain={truth !== null} />
+          <TrajectoryItem t={item.trajectory} />
         </Section>
       ) : null}
 

@@ -1,0 +1,52 @@
+/**
+ * The loaded ground truth of one capability: dialogues (the waterfall) or dataset items (an
+ * evaluator). Which one is the capability scorer's business (`lib/scoring/capability-scorers`);
+ * a scorer narrows with `dialogueCapability` / `datasetCapability`.
+ */
+import type { GroundTruthDialogue } from "../formats/dialogue";
+import type { EvalItem } from "../formats/eval-dataset";
+import type { EvaluatorRecipe } from "../scoring/evaluators/from-config";
+import type { CapabilitySpec } from "./spec";
+
+/** A capability scored by the waterfall: VAKRA-style dialogues. */
+export interface DialogueCapability {
+  kind: "dialogues";
+  spec: CapabilitySpec;
+  /** Ground truth per domain, in file order. */
+  domains: Map<string, GroundTruthDialogue[]>;
+  byUuid: Map<string, GroundTruthDialogue>;
+}
+
+/** A capability scored by an evaluator (qa, trajectory, report): NVIDIA-style dataset items. */
+export interface DatasetCapability {
+  kind: "dataset";
+  spec: CapabilitySpec;
+  /** The items this capability scores (routed to its evaluator), per domain, in file order. */
+  domains: Map<string, DatasetItem[]>;
+  byUuid: Map<string, DatasetItem>;
+  /** Every item per domain, with conversation turns routed elsewhere: they give later turns their history. */
+  entries: Map<string, DatasetItem[]>;
+  /** Builds the capability's evaluator around the run's judge. */
+  evaluator: EvaluatorRecipe;
+}
+
+export type CapabilityData = DialogueCapability | DatasetCapability;
+
+/** A dataset entry (or one turn of a conversation) with its reference report read. */
+export interface DatasetItem extends Omit<EvalItem, "history" | "output"> {
+  /** The item's id, named like a dialogue's uuid so every capability's items key alike. */
+  uuid: string;
+  domain: string;
+}
+
+/** The capability as dialogues; throws for an evaluator capability (a caller's mistake). */
+export function dialogueCapability(cap: CapabilityData): DialogueCapability {
+  if (cap.kind !== "dialogues") throw new Error(`capability ${cap.spec.id} is scored by ${cap.spec.scorer}, not by the waterfall`);
+  return cap;
+}
+
+/** The capability as dataset items; throws for a waterfall capability (a caller's mistake). */
+export function datasetCapability(cap: CapabilityData): DatasetCapability {
+  if (cap.kind !== "dataset") throw new Error(`capability ${cap.spec.id} is scored by the waterfall, not by an evaluator`);
+  return cap;
+}

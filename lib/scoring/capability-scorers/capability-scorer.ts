@@ -1,0 +1,78 @@
+/**
+ * A capability scorer: everything one kind of capability needs, in one place. The waterfall
+ * scores VAKRA-style dialogues; the evaluators (qa, trajectory, report) score NVIDIA-style
+ * dataset items. Loading the ground truth, reading and validating a bundle's outputs, and
+ * scoring its items all dispatch through `registry.ts` by `capabilities[].scorer`: no other
+ * module branches on the kind of a capability.
+ */
+import type { Benchmark, CapabilityData } from "../../benchmark/load-benchmark";
+import type { CapabilitySpec } from "../../benchmark/spec";
+import type { DiagnosticSink } from "../../formats/diagnostic";
+import type { FileSource } from "../../formats/eval-load";
+import type { ReplayPort } from "../../replay/replay-port";
+import type { Submission } from "../../validate/validate-bundle";
+import type { Grader } from "../judges/grader";
+import type { ItemResult, ScorerName } from "../item-result";
+
+/** One ground-truth file of the capability, parsed. */
+export interface GroundTruthFile {
+  domain: string;
+  sink: DiagnosticSink;
+  value: unknown;
+}
+
+export interface LoadContext {
+  /** The benchmark folder. */
+  root: string;
+  /** The capability's index in benchmark.yaml, for error keys. */
+  index: number;
+  spec: CapabilitySpec;
+  /** `<domain>.json` files of the capability's ground-truth folder, sorted. */
+  files: string[];
+  /** Reads and parses one file; undefined (with the problem recorded) when it cannot. */
+  read(file: string): Promise<GroundTruthFile | undefined>;
+  /** Files the sink's errors as benchmark problems and its warnings as warnings. */
+  collect(sink: DiagnosticSink): void;
+  problems: string[];
+}
+
+/** One outputs file of a bundle, parsed, to validate and add to the submission. */
+export interface OutputsFile {
+  cap: CapabilityData;
+  domain: string;
+  /** Path inside the bundle. */
+  file: string;
+  value: unknown;
+  sink: DiagnosticSink;
+  /** The bundle's files, for outputs that name other files (reports). */
+  source: FileSource;
+  /** The submission being read, added to in place. */
+  submission: Submission;
+}
+
+export interface ScoreContext {
+  benchmark: Benchmark;
+  submission: Submission;
+  grader: Grader;
+  replay: ReplayPort;
+  now: () => number;
+}
+
+/** One ground-truth item to score. */
+export interface ItemTask {
+  capability: string;
+  uuid: string;
+  run(): Promise<ItemResult>;
+}
+
+export interface CapabilityScorer {
+  readonly name: ScorerName;
+  /** Reads the capability's ground truth; undefined when problems were recorded. */
+  load(ctx: LoadContext): Promise<CapabilityData | undefined>;
+  /** Reads one outputs file into the submission; returns the number of records it held. */
+  readOutputs(file: OutputsFile): Promise<number>;
+  /** The ids the submission predicted for the capability; undefined when it was not submitted. */
+  predicted(submission: Submission, capability: string): ReadonlySet<string> | undefined;
+  /** The capability's items to score, in ground-truth order. */
+  tasks(cap: CapabilityData, ctx: ScoreContext): ItemTask[];
+}

@@ -1,0 +1,16 @@
+/** The capability scorers by name: `capabilities[].scorer` in benchmark.yaml picks one. */
+import type { ScorerName } from "../item-result";
+import type { CapabilityScorer } from "./capability-scorer";
+import { evaluatorScorer } from "./evaluator-scorer";
+import { waterfallScorer } from "./waterfall-scorer";
+
+const SCORERS: Record<ScorerName, CapabilityScorer> = {
+  waterfall: waterfallScorer,
+  qa: evaluatorScorer("qa"),
+  trajectory: evaluatorScorer("trajectory"),
+  report: evaluatorScorer("report"),
+};
+
+export function scorerOf(name: ScorerName): CapabilityScorer {
+  return SCORERS[name];
+}

@@ -1,0 +1,199 @@
+/**
+ * The waterfall scorer: VAKRA-style dialogues. Ground truth and predictions are dialogue
+ * files; each item is replayed, then each scored turn goes through policy → exact tool
+ * response → correctness → groundedness, and the dialogue scores the mean of its scored
+ * turns.
+ */
+import { dialogueCapability, type DialogueCapability } from "../../benchmark/load-benchmark";
+import { itemWeight } from "../../benchmark/item-weight";
+import { resolvePolicy } from "../../benchmark/policy";
+import type { DiagnosticSink } from "../../formats/diagnostic";
+import type { PredictedDialogue, Turn } from "../../formats/dialogue";
+import { readGroundTruthFile, readPredictionFile } from "../../formats/read-dialogues";
+import type { ReplayOutcome } from "../../replay/replay-port";
+import { compareToolCalls, sequentialSteps } from "../evaluators/trajectory-compare";
+import { itemKey, waterfallBucket, type ItemStatus, type TrajectoryDiagnostic, type TurnTrace, type WaterfallItemResult } from "../item-result";
+import { runWaterfall, type TurnScore } from "../waterfall";
+import type { CapabilityScorer, ScoreContext } from "./capability-scorer";
+
+export const waterfallScorer: CapabilityScorer = {
+  name: "waterfall",
+
+  async load({ spec, files, read, collect }) {
+    const data: DialogueCapability = { kind: "dialogues", spec, domains: new Map(), byUuid: new Map() };
+    for (const f of files) {
+      const file = await read(f);
+      if (!file) continue;
+      const { domain, sink } = file;
+      const dialogues = readGroundTruthFile(file.value, sink, { fileDomain: domain });
+      for (const d of dialogues) {
+        const prior = data.byUuid.get(d.uuid);
+        if (prior) sink.error("duplicate_uuid", `uuid appears twice in capability ${spec.id} (also in ${prior.domain}.json)`, { uuid: d.uuid });
+        else data.byUuid.set(d.uuid, d);
+      }
+      collect(sink);
+      data.domains.set(domain, dialogues);
+    }
+    return data;
+  },
+
+  async readOutputs({ cap: anyCap, domain, file, value, sink, submission }) {
+    const cap = dialogueCapability(anyCap);
+    const bucket = submission.capabilities.get(cap.spec.id) ?? new Map<string, PredictedDialogue>();
+    submission.capabilities.set(cap.spec.id, bucket);
+    for (const { record, dialogue: d } of readPredictionFile(value, sink, { fileDomain: domain })) {
+      const where = { record, uuid: d.uuid };
+      const key = itemKey(cap.spec.id, d.uuid);
+      const prior = submission.origins.get(key);
+      if (prior) {
+        sink.error("duplicate_uuid", `uuid already predicted at ${prior}; expected each uuid once per capability`, { ...where, path: `$[${record}].uuid` });
+        continue;
+      }
+      submission.origins.set(key, `${file} record ${record}`);
+      const gt = cap.byUuid.get(d.uuid);
+      if (!gt) {
+        sink.error("unknown_uuid", `uuid is not in the ground truth of ${cap.spec.directory}`, { ...where, path: `$[${record}].uuid` });
+        continue;
+      }
+      if (gt.domain !== domain) {
+        sink.error("wrong_domain_file", `uuid belongs to domain "${gt.domain}"; expected it in ${gt.domain}.json`, { ...where, path: `$[${record}].uuid` });
+        continue;
+      }
+      checkTurns(d, gt.turns[gt.turns.length - 1]!.turnId, sink, record);
+      bucket.set(d.uuid, d);
+    }
+    return Array.isArray(value) ? value.length : 0;
+  },
+
+  predicted(submission, capability) {
+    const m = submission.capabilities.get(capability);
+    return m ? new Set(m.keys()) : undefined;
+  },
+
+  tasks(anyCap, ctx) {
+    const cap = dialogueCapability(anyCap);
+    const predicted = ctx.submission.capabilities.get(cap.spec.id);
+    const tasks = [];
+    for (const gts of cap.domains.values()) {
+      for (const gt of gts) tasks.push({ capability: cap.spec.id, uuid: gt.uuid, run: () => scoreDialogue(cap, gt.uuid, predicted?.get(gt.uuid), ctx) });
+    }
+    return tasks;
+  },
+};
+
+/** Only the last ground-truth turn is scored: say so when the prediction cannot be paired with it. */
+function checkTurns(d: PredictedDialogue, lastTurnId: number, sink: DiagnosticSink, record: number): void {
+  const where = { record, uuid: d.uuid, path: `$[${record}].output` };
+  if (d.status === "error" || d.turns.length === 0) return;
+  if (!d.turns.some((t) => t.turnId === lastTurnId)) {
+    if (d.turns.length === 1) {
+      sink.warn("turn_id_mismatch", `predicted turn_id ${d.turns[0]!.turnId} differs from the last ground-truth turn ${lastTurnId}; the single predicted turn is scored as turn ${lastTurnId}`, where);
+    } else {
+      sink.warn("last_turn_missing", `no predicted turn has turn_id ${lastTurnId} (the scored ground-truth turn); the dialogue scores 0`, where);
+    }
+  }
+  const first = d.turns[0]?.calls[0];
+  if (first?.name === "get_data" && first.arguments.tool_universe_id === d.uuid) {
+    sink.warn("prelude_in_prediction", "prediction starts with get_data(tool_universe_id=<uuid>), which the environment calls before the agent starts", { ...where, path: `$[${record}].output[0].sequence.tool_call[0]` });
+  }
+}
+
+function trajectoryDiagnostic(predicted: Turn["calls"], expected: Turn["calls"]): TrajectoryDiagnostic {
+  const c = compareToolCalls(sequentialSteps(predicted), sequentialSteps(expected));
+  return { score: c.score, toolNamesF1: c.toolNames.f1, paramsF1: c.params?.f1 ?? null, order: c.order?.score ?? null, exact: c.exact, summary: c.summary };
+}
+
+async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: PredictedDialogue | undefined, ctx: ScoreContext): Promise<WaterfallItemResult> {
+  const { benchmark, replay } = ctx;
+  const gt = cap.byUuid.get(uuid)!;
+  const { weight, sources } = itemWeight(cap.spec, gt, benchmark.spec.retrieverTools);
+  const base = { scorer: "waterfall" as const, capability: cap.spec.id, domain: gt.domain, uuid, weight, sources, replay: replay.mode, verified: replay.verified };
+  const unscored = (status: Exclude<ItemStatus, "scored" | "judge_error">, reason: string): WaterfallItemResult => ({
+    ...base,
+    score: 0,
+    status,
+    bucket: "not_scored",
+    stage: "none",
+    policy: "skipped",
+    exactPassed: false,
+    turns: [],
+    verdicts: [],
+    trace: [],
+    trajectory: null,
+    reason,
+    detail: null,
+  });
+
+  if (!prediction) return unscored("missing", "no prediction for this item");
+  if (prediction.status === "error") return unscored("agent_error", prediction.error || "the agent reported an error");
+
+  let replayed: ReplayOutcome;
+  try {
+    replayed = await replay.replay({ capability: cap.spec, groundTruth: gt, prediction });
+  } catch (err) {
+    return unscored("replay_error", `replay failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  const policy = cap.spec.policies ? resolvePolicy(gt, benchmark.policyTable) : undefined;
+  const scoredTurns = cap.spec.scoredTurns === "all" ? gt.turns : gt.turns.slice(-1);
+  const turns: TurnScore[] = [];
+  const trace: TurnTrace[] = [];
+  let lastPair: { predicted: Turn; expected: Turn } | undefined;
+  for (const gtTurn of scoredTurns) {
+    const predTurn = pairTurn(prediction, gtTurn, cap.spec.scoredTurns);
+    if (!predTurn) {
+      lastPair = undefined;
+      turns.push({ turnId: gtTurn.turnId, score: 0, stage: "none", status: "missing_turn", verdicts: [] });
+      continue;
+    }
+    lastPair = { predicted: predTurn, expected: gtTurn };
+    const predictedResponses = replayed.prediction.find((t) => t.turnId === predTurn.turnId)?.responses ?? [];
+    trace.push({ turnId: gtTurn.turnId, query: predTurn.query, answer: predTurn.answer, calls: predTurn.calls, responses: predictedResponses });
+    turns.push(
+      await runWaterfall(
+        {
+          turnId: gtTurn.turnId,
+          question: gtTurn.query,
+          reference: gtTurn.answer,
+          prediction: predTurn,
+          predictedResponses,
+          groundTruthResponses: replayed.groundTruth.find((t) => t.turnId === gtTurn.turnId)?.responses ?? [],
+          policy,
+          compat: benchmark.spec.compat,
+          window: benchmark.spec.exactMatchWindow,
+          hasResponses: replay.providesResponses,
+        },
+        { grader: ctx.grader, now: ctx.now },
+      ),
+    );
+  }
+  const last = turns[turns.length - 1]!;
+  const score = turns.reduce((s, t) => s + t.score, 0) / turns.length;
+  const status = turns.some((t) => t.status === "judge_error") ? "judge_error" : "scored";
+  const stage = last.stage;
+  // The verdict that decided the last scored turn explains the item.
+  const deciding = last.verdicts.find((v) => v.stage === stage && v.outcome !== "skipped");
+  const result: WaterfallItemResult = {
+    ...base,
+    score,
+    status,
+    bucket: "not_scored",
+    stage,
+    policy: last.verdicts.find((v) => v.stage === "policy")?.outcome ?? "skipped",
+    exactPassed: last.verdicts.some((v) => v.stage === "exact" && v.outcome === "pass"),
+    turns: turns.map(({ turnId, score, stage, status }) => ({ turnId, score, stage, status })),
+    verdicts: turns.flatMap((t) => t.verdicts),
+    trace,
+    trajectory: lastPair ? trajectoryDiagnostic(lastPair.predicted.calls, lastPair.expected.calls) : null,
+    reason: last.status === "missing_turn" ? `no predicted turn with turn_id ${last.turnId}` : (deciding?.reason ?? ""),
+    detail: last.status === "missing_turn" ? null : (deciding?.detail ?? null),
+  };
+  return { ...result, bucket: waterfallBucket(result) };
+}
+
+/** The predicted turn for a ground-truth turn; a lone predicted turn stands for the last one. */
+function pairTurn(prediction: PredictedDialogue, gtTurn: Turn, mode: "last" | "all"): Turn | undefined {
+  const exact = prediction.turns.find((t) => t.turnId === gtTurn.turnId);
+  if (exact) return exact;
+  return mode === "last" && prediction.turns.length === 1 ? prediction.turns[0] : undefined;
+}

@@ -1,0 +1,127 @@
+/**
+ * The one judge factory. Every command that judges (`score`, `submit`, the worker, `eval`)
+ * resolves its judge here with one precedence, per setting:
+ *
+ *   flags  >  environment  >  benchmark.yaml (or eval.yaml)  >  defaults
+ *
+ * Environment: AGENTBOARD_JUDGE (kind), AGENTBOARD_JUDGE_MODEL, AGENTBOARD_JUDGE_BASE_URL
+ * (else OPENAI_BASE_URL), AGENTBOARD_JUDGE_CONCURRENCY, and the key in
+ * AGENTBOARD_JUDGE_API_KEY (else OPENAI_API_KEY, or the variable a config names). The
+ * environment is passed in as a plain record: the engine reads none itself.
+ */
+import type { ChatClientOptions } from "./chat-client";
+import type { GradeCache } from "./grade-cache";
+import type { Grader } from "./grader";
+import { createOpenAiGrader } from "./openai-grader";
+import { createRulesGrader } from "./rules-grader";
+
+export type JudgeKind = "rules" | "openai";
+
+/** What a config file says about its judge (benchmark.yaml `judge`, an eval.yaml evaluator's `judge`). */
+export interface JudgeDefaults {
+  kind?: JudgeKind;
+  model?: string;
+  baseUrl?: string;
+  concurrency?: number;
+  /** The environment variable that holds the API key (eval.yaml). */
+  apiKeyEnv?: string;
+  timeoutMs?: number;
+  maxAttempts?: number;
+}
+
+export interface JudgeFlags {
+  judge?: string;
+  judgeModel?: string;
+  judgeBaseUrl?: string;
+  judgeConcurrency?: string | number;
+}
+
+export interface JudgeSources {
+  flags?: JudgeFlags;
+  env?: Readonly<Record<string, string | undefined>>;
+  config?: JudgeDefaults;
+}
+
+/** A resolved judge. Never persisted with its key: `recordedJudge` drops it. */
+export interface JudgeSettings {
+  kind: JudgeKind;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  concurrency: number;
+  timeoutMs?: number;
+  maxAttempts?: number;
+}
+
+/** What a run records about its judge: everything but the key. */
+export interface RecordedJudge {
+  id: string;
+  kind: JudgeKind;
+  model: string | null;
+  baseUrl: string | null;
+  concurrency: number;
+}
+
+export const DEFAULT_JUDGE_CONCURRENCY = 16;
+
+export class JudgeSettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JudgeSettingsError";
+  }
+}
+
+const first = <T>(...values: (T | undefined | null | "")[]): T | undefined => values.find((v): v is T => v !== undefined && v !== null && v !== "");
+
+export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: JudgeSources): JudgeSettings {
+  const kind = first(flags.judge, env.AGENTBOARD_JUDGE, config.kind) ?? "rules";
+  if (kind !== "rules" && kind !== "openai") throw new JudgeSettingsError(`the judge must be "rules" or "openai", got "${kind}" (--judge, AGENTBOARD_JUDGE or the config's judge.kind)`);
+  const rawConcurrency = first<string | number>(flags.judgeConcurrency, env.AGENTBOARD_JUDGE_CONCURRENCY, config.concurrency) ?? DEFAULT_JUDGE_CONCURRENCY;
+  const concurrency = Number(rawConcurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
+    throw new JudgeSettingsError(`the judge's concurrency must be an integer from 1 to 256, got "${rawConcurrency}" (--judge-concurrency, AGENTBOARD_JUDGE_CONCURRENCY or judge.concurrency)`);
+  }
+  if (kind === "rules") return { kind, concurrency };
+  const baseUrl = first(flags.judgeBaseUrl, env.AGENTBOARD_JUDGE_BASE_URL, env.OPENAI_BASE_URL, config.baseUrl);
+  const model = first(flags.judgeModel, env.AGENTBOARD_JUDGE_MODEL, config.model);
+  if (!baseUrl) throw new JudgeSettingsError("the openai judge needs a base URL: --judge-base-url, AGENTBOARD_JUDGE_BASE_URL, OPENAI_BASE_URL or the config's judge.baseUrl");
+  if (!/^https?:\/\//i.test(baseUrl)) throw new JudgeSettingsError(`the judge's base URL must be an http(s) URL, got "${baseUrl}"`);
+  if (!model) throw new JudgeSettingsError("the openai judge needs a model: --judge-model, AGENTBOARD_JUDGE_MODEL or the config's judge.model");
+  let apiKey: string | undefined;
+  if (config.apiKeyEnv) {
+    apiKey = env[config.apiKeyEnv];
+    if (!apiKey) throw new JudgeSettingsError(`the judge reads its API key from $${config.apiKeyEnv}, which is not set`);
+  } else apiKey = first(env.AGENTBOARD_JUDGE_API_KEY, env.OPENAI_API_KEY);
+  return {
+    kind,
+    baseUrl,
+    model,
+    concurrency,
+    ...(apiKey ? { apiKey } : {}),
+    ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
+    ...(config.maxAttempts ? { maxAttempts: config.maxAttempts } : {}),
+  };
+}
+
+export const judgeId = (s: Pick<JudgeSettings, "kind" | "model">): string => (s.kind === "rules" ? "rules" : `openai:${s.model}`);
+
+export function recordedJudge(s: JudgeSettings): RecordedJudge {
+  return { id: judgeId(s), kind: s.kind, model: s.model ?? null, baseUrl: s.baseUrl ?? null, concurrency: s.concurrency };
+}
+
+/** Transport seams for tests (a fake clock, a fake fetch). */
+export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "random" | "baseDelayMs" | "maxDelayMs" | "timeoutMs" | "maxAttempts">;
+
+export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport } = {}): Grader {
+  if (s.kind === "rules") return createRulesGrader();
+  return createOpenAiGrader({
+    baseUrl: s.baseUrl!,
+    model: s.model!,
+    concurrency: s.concurrency,
+    ...(s.apiKey ? { apiKey: s.apiKey } : {}),
+    ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}),
+    ...(s.maxAttempts ? { maxAttempts: s.maxAttempts } : {}),
+    ...deps.transport,
+    ...(deps.cache ? { cache: deps.cache } : {}),
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * The grader on any OpenAI-compatible chat-completions endpoint: our prompts at
+ * temperature 0 through the shared chat client (bounded concurrency, backoff with jitter on
+ * 429/5xx/timeouts/unreadable replies), replies read strictly, and the grade cache with
+ * in-flight de-duplication. A judge that gives up is an `unjudged` grade. What the model
+ * says about a comparison with the reference is private detail; the public reason names
+ * only the verdict or the score.
+ */
+import { createChatClient, type ChatClient, type ChatClientOptions } from "./chat-client";
+import { cacheKey, createCachedGrading, sha256, type CachedGrade, type GradeCache } from "./grade-cache";
+import { JudgeUnavailableError, passFail, scored, unjudged, type Grade, type GradeRequest, type Grader } from "./grader";
+import { parseDiscoveryReply, parseScoreReply } from "./parse-score";
+import { parseVerdict } from "./parse-verdict";
+import { buildPrompt, type ChatMessage } from "./prompts";
+
+export interface OpenAiGraderOptions extends ChatClientOptions {
+  cache?: GradeCache;
+  /** A client to share (its concurrency limit is then shared too); built from the options otherwise. */
+  client?: ChatClient;
+}
+
+export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
+  const id = `openai:${opts.model}`;
+  const client = opts.client ?? createChatClient(opts);
+  const cached = createCachedGrading(opts.cache);
+
+  const ask = (kind: GradeRequest["kind"], messages: ChatMessage[], read: (content: string) => Omit<CachedGrade, "promptHash">): Promise<Grade> => {
+    const promptHash = sha256(JSON.stringify(messages));
+    return cached(cacheKey(`grade/${kind}`, opts.model, promptHash), async () => {
+      try {
+        return { ...(await client.complete(messages, read)), promptHash };
+      } catch (err) {
+        if (err instanceof JudgeUnavailableError) return { ...unjudged(`the ${id} judge gave no usable reply`, err.message), promptHash };
+        throw err;
+      }
+    });
+  };
+
+  return {
+    id,
+    readsPrompts: true,
+    async grade(req) {
+      switch (req.kind) {
+        case "correctness":
+        case "groundedness":
+          return ask(req.kind, buildPrompt(req), (content) => {
+            const v = parseVerdict(req.kind, content);
+            const said = v.reason || `verdict: ${v.label}`;
+            // A correctness judge compares with the reference: its words stay private.
+            if (req.kind === "correctness") return strip(passFail(v.pass, `judged ${v.pass ? "correct" : "incorrect"} by ${id}`, said));
+            return strip(passFail(v.pass, said));
+          });
+        case "qa":
+        case "trajectory":
+        case "report_field":
+          return ask(req.kind, req.messages, (content) => {
+            const r = parseScoreReply(content);
+            return strip(scored(r.score, `graded ${r.score.toFixed(2)} by ${id}`, r.reasoning || null));
+          });
+        case "field_discovery": {
+          const fields = Object.keys(req.actual);
+          const candidates = Object.keys(req.candidates);
+          return ask(req.kind, req.messages, (content) => {
+            const matches = parseDiscoveryReply(content, fields, candidates);
+            const mean = matches.length ? matches.reduce((s, m) => s + m.score, 0) / matches.length : 0;
+            return { ...strip(scored(mean, `${matches.length} unlisted field(s) mapped by ${id}`)), matches };
+          });
+        }
+      }
+    },
+  };
+}
+
+function strip({ cacheHit: _c, promptHash: _p, ...rest }: Grade): Omit<CachedGrade, "promptHash"> {
+  return rest;
+}
