@@ -85,7 +85,8 @@ export const scoringRuns = sqliteTable(
     judge: text({ mode: "json" }).$type<RecordedJudge>(),
     replayMode: text({ enum: ["mcp", "recorded", "none"] }).notNull(),
     verified: integer({ mode: "boolean" }).notNull().default(false),
-    status: text({ enum: ["queued", "running", "completed", "failed"] }).notNull(),
+    /** `superseded`: closed unpublished because its submission was withdrawn, rejected or rescored under it. */
+    status: text({ enum: ["queued", "running", "completed", "failed", "superseded"] }).notNull(),
     progressDone: integer().notNull().default(0),
     progressTotal: integer().notNull().default(0),
     overallScore: real(),

@@ -29,7 +29,7 @@ async function median(fn: () => unknown | Promise<unknown>, runs = RUNS): Promis
   return ms[Math.floor(ms.length / 2)]!;
 }
 
-const report = (label: string, ms: number) => process.stdout.write(`${label.padEnd(58)} ${ms.toFixed(1).padStart(8)} ms\n`);
+const report = (label: string, ms: number) => process.stdout.write(`${label.padEnd(62)} ${ms.toFixed(1).padStart(8)} ms\n`);
 
 function entries(n: number): LeaderboardEntry[] {
   return Array.from({ length: n }, (_, i) => {

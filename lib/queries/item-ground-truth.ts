@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { benchmarkVersions, submissions } from "../../db/schema";
 import { loadBenchmark, type Benchmark } from "../benchmark/load-benchmark";
 import type { BenchmarkSpec } from "../benchmark/spec";
+import { scorerOf } from "../scoring/capability-scorers/registry";
 import type { ItemGroundTruth } from "./types";
 
 const loaded = new Map<string, Promise<Benchmark>>();
@@ -19,13 +20,5 @@ export async function loadItemGroundTruth(db: Db, submissionId: number, capabili
   let p = loaded.get(row.root);
   if (!p) loaded.set(row.root, (p = loadBenchmark(row.root)));
   const cap = (await p).capabilities.find((c) => c.spec.id === capability);
-  if (cap?.kind === "dataset") {
-    const item = cap.byUuid.get(uuid);
-    if (!item) return null;
-    // A report item's ground truth is its reference report; the others', the reference answer.
-    const answer = item.referenceReport?.ok ? item.referenceReport.value : item.groundTruth;
-    return { answer, calls: (item.trajectoryGroundTruth ?? []).map((c) => ({ name: c.name, arguments: c.params })) };
-  }
-  const last = cap?.byUuid.get(uuid)?.turns.at(-1);
-  return last ? { answer: last.answer, calls: last.calls.map((c) => ({ name: c.name, arguments: c.arguments })) } : null;
+  return cap ? scorerOf(cap.spec.scorer).groundTruthView(cap, uuid) : null;
 }

@@ -13,7 +13,7 @@ import type { RecordedJudge } from "../scoring/judges/judge-settings";
 import { isUnjudged, itemKey, type ItemResult } from "../scoring/item-result";
 import { scoreBundle } from "../scoring/score-bundle";
 import { benchmarkOfVersion } from "./benchmarks";
-import type { RunSpec } from "./runs";
+import { failRun, supersedeRun, supersededBecause, type RunSpec } from "./runs";
 import { transition } from "./transitions";
 
 export interface ScoringDeps {
@@ -24,34 +24,36 @@ export interface ScoringDeps {
   graderFor: (benchmark: Benchmark, spec: Pick<RunSpec, "judgeKind" | "judgeModel">) => { grader: Grader; judge: RecordedJudge };
   /** Items stored per write transaction. */
   flushEvery?: number;
-  /** Test hook: called after each flush with the number of items stored so far. */
-  onFlush?: (stored: number) => void;
 }
 
-export type JobOutcome = "completed" | "incomplete" | "failed";
+/** `superseded`: the submission was withdrawn, rejected or re-queued under the run; nothing was published. */
+export type JobOutcome = "completed" | "incomplete" | "failed" | "superseded";
 
 export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): Promise<JobOutcome> {
   const job = db.select().from(jobs).where(eq(jobs.id, jobId)).get();
   if (!job) throw new Error(`job ${jobId} does not exist`);
-  const run = db.select().from(scoringRuns).where(eq(scoringRuns.id, job.runId)).get()!;
+  const run = db.select().from(scoringRuns).where(eq(scoringRuns.id, job.runId)).get();
+  if (!run) throw new Error(`job ${jobId}: run ${job.runId} does not exist`);
   const sub = db.select().from(submissions).where(eq(submissions.id, run.submissionId)).get()!;
   const fail = (message: string): JobOutcome => {
-    const at = deps.now();
-    db.transaction((tx) => {
-      tx.update(scoringRuns).set({ status: "failed", error: message, finishedAt: at }).where(eq(scoringRuns.id, run.id)).run();
-      tx.update(jobs).set({ state: "failed", lastError: message, updatedAt: at }).where(eq(jobs.id, job.id)).run();
-      const state = tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, sub.id)).get()!.state;
-      if (state === "scoring") transition(tx, sub.id, "error", { actor: "worker", at, reason: message, details: { runId: run.id } });
-    });
+    db.transaction((tx) => failRun(tx, job.id, message, deps.now()));
     return "failed";
   };
 
+  // A job still queued for a submission withdrawn, rejected or rescored since is closed unscored.
   const startedAt = deps.now();
-  db.transaction((tx) => {
+  const stale = db.transaction((tx) => {
+    const why = supersededBecause(tx, run, ["queued", "scoring"]);
+    if (why) {
+      supersedeRun(tx, run, job.id, why, startedAt);
+      return true;
+    }
     tx.update(scoringRuns).set({ status: "running", startedAt: run.startedAt ?? startedAt }).where(eq(scoringRuns.id, run.id)).run();
     const state = tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, sub.id)).get()!.state;
     if (state !== "scoring") transition(tx, sub.id, "scoring", { actor: "worker", at: startedAt, details: { runId: run.id } });
+    return false;
   });
+  if (stale) return "superseded";
 
   let benchmark: Benchmark;
   try {
@@ -87,7 +89,6 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
       tx.update(scoringRuns).set({ progressDone: count, progressTotal: total }).where(eq(scoringRuns.id, run.id)).run();
       tx.update(jobs).set({ heartbeatAt: at, updatedAt: at }).where(eq(jobs.id, job.id)).run();
     });
-    deps.onFlush?.(count);
   };
 
   let outcome: Awaited<ReturnType<typeof scoreBundle>>;
@@ -117,7 +118,14 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
   const judgeId = judge.judge.id;
   const unjudged = items.filter(isUnjudged).length;
   const at = deps.now();
-  db.transaction((tx) => {
+  return db.transaction((tx): JobOutcome => {
+    // Decided in the transaction that writes: a withdraw or rescore landing mid-run wins, and
+    // the run closes as superseded with nothing published and the submission left alone.
+    const why = supersededBecause(tx, run, ["scoring"]);
+    if (why) {
+      supersedeRun(tx, run, job.id, why, at);
+      return "superseded";
+    }
     for (const [capability, c] of Object.entries(results.capabilities)) {
       tx.insert(capabilityScores)
         .values({ runId: run.id, capability, score: c.score, ciLow: c.ciLow, ciHigh: c.ciHigh, submitted: c.submitted, nItems: c.nItems, nMissing: c.nMissing, nError: c.nError, nPolicyUnchecked: c.nPolicyUnchecked, statusCounts: c.statusCounts })
@@ -135,6 +143,6 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
     if (unjudged > 0) transition(tx, sub.id, "error", { actor: "worker", at, reason: `${unjudged} item(s) could not be judged or replayed; rescore before publishing`, details });
     else transition(tx, sub.id, "scored", { actor: "worker", at, details });
     tx.insert(auditLog).values({ at, actor: "worker", action: "run:completed", submissionId: sub.id, reason: `run ${run.id}`, details }).run();
+    return unjudged > 0 ? "incomplete" : "completed";
   });
-  return unjudged > 0 ? "incomplete" : "completed";
 }

@@ -6,7 +6,8 @@ import { hostname } from "node:os";
 import { and, asc, eq, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { jobs } from "../../db/schema";
-import { runScoringJob, type ScoringDeps } from "./score-job";
+import { failRun } from "./runs";
+import { runScoringJob, type JobOutcome, type ScoringDeps } from "./score-job";
 
 export const workerId = () => `${hostname()}:${process.pid}`;
 
@@ -71,9 +72,18 @@ export async function runWorker(db: Db, deps: ScoringDeps, opts: WorkerOptions =
       await new Promise((r) => setTimeout(r, opts.pollMs ?? 1000));
       continue;
     }
-    const outcome = await runScoringJob(db, jobId, deps);
-    opts.log?.(`job ${jobId}: ${outcome}`);
     ran++;
+    let outcome: JobOutcome;
+    try {
+      outcome = await runScoringJob(db, jobId, deps);
+    } catch (err) {
+      // A job that throws fails alone; the next restart must not take it first and throw again.
+      const message = `the job threw: ${err instanceof Error ? err.message : String(err)}`;
+      db.transaction((tx) => failRun(tx, jobId, message, deps.now()));
+      opts.log?.(`job ${jobId}: failed (${message})`);
+      continue;
+    }
+    opts.log?.(`job ${jobId}: ${outcome}`);
   }
   return ran;
 }

@@ -4,6 +4,7 @@
  * ignores the sidecars real runs leave behind (`*_tools.json`, `run.log`). In an evaluator
  * capability's folder, files other than `<domain>.json` are report files its outputs may name.
  */
+import { scorerOf } from "../scoring/capability-scorers/registry";
 import type { Diagnostic } from "../formats/diagnostic";
 import type { CapabilitySpec } from "../benchmark/spec";
 
@@ -66,7 +67,7 @@ export function mapLayout(paths: readonly string[], capabilities: readonly Capab
     }
     if (parts.length !== 2 || !name.endsWith(".json")) {
       // An evaluator capability's other files are the reports its outputs name (report_path).
-      if (capability.scorer !== "waterfall") {
+      if (scorerOf(capability.scorer).outputsNameFiles) {
         attachments.push(full);
         continue;
       }

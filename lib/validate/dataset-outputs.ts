@@ -8,7 +8,7 @@
 import path from "node:path";
 import type { DatasetCapability } from "../benchmark/load-benchmark";
 import { childPath, type DiagnosticSink } from "../formats/diagnostic";
-import type { AgentOutput } from "../formats/eval-dataset";
+import type { AgentOutput, EvalKind } from "../formats/eval-dataset";
 import { reportFiles, type FileSource } from "../formats/eval-load";
 import { readOutputsFile } from "../formats/eval-outputs";
 import { MAX_JSON_DEPTH, tooDeepAt } from "../formats/read-json";
@@ -35,6 +35,8 @@ export function bundleFiles(byPath: ReadonlyMap<string, BundleFile>, named: Set<
 
 export interface DatasetOutputsInput {
   cap: DatasetCapability;
+  /** The capability's evaluator: what an output must hold to be scored. */
+  kind: EvalKind;
   domain: string;
   /** Path of the outputs file inside the bundle. */
   file: string;
@@ -46,7 +48,7 @@ export interface DatasetOutputsInput {
 }
 
 /** Reads one outputs file into `bucket`; returns the number of records read. */
-export async function readDatasetOutputs({ cap, domain, file, value, sink, source, bucket }: DatasetOutputsInput): Promise<number> {
+export async function readDatasetOutputs({ cap, kind, domain, file, value, sink, source, bucket }: DatasetOutputsInput): Promise<number> {
   const drafts = readOutputsFile(value, sink);
   const known = new Map<string, string>();
   for (const [d, items] of cap.entries) for (const it of items) known.set(it.uuid, d);
@@ -79,13 +81,13 @@ export async function readDatasetOutputs({ cap, domain, file, value, sink, sourc
     }
     bucket.set(id, output);
     // Turns routed elsewhere are history only: nothing scores them here.
-    if (cap.byUuid.has(id)) warnUnscorable(cap, output, sink, where);
+    if (cap.byUuid.has(id)) warnUnscorable(kind, output, sink, where);
   }
   return drafts.size;
 }
 
 /** What the capability's evaluator will need and the output lacks: the item will score 0. */
-function warnUnscorable(cap: DatasetCapability, o: AgentOutput, sink: DiagnosticSink, where: { uuid: string; path: string }): void {
-  const lack = cap.spec.scorer === "waterfall" ? null : outputGap(cap.spec.scorer, o);
+function warnUnscorable(kind: EvalKind, o: AgentOutput, sink: DiagnosticSink, where: { uuid: string; path: string }): void {
+  const lack = outputGap(kind, o);
   if (lack) sink.warn("unscorable_output", `the output has ${lack}; the item scores 0`, where);
 }

@@ -65,8 +65,16 @@ export interface ItemTask {
   run(): Promise<ItemResult>;
 }
 
+/** An item's expected answer and calls, as the item view shows them where ground truth is public. */
+export interface GroundTruthView {
+  answer: unknown;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+}
+
 export interface CapabilityScorer {
   readonly name: ScorerName;
+  /** Whether outputs may name other files of the capability folder (reports), so they are not stray files. */
+  readonly outputsNameFiles: boolean;
   /** Reads the capability's ground truth; undefined when problems were recorded. */
   load(ctx: LoadContext): Promise<CapabilityData | undefined>;
   /** Reads one outputs file into the submission; returns the number of records it held. */
@@ -75,4 +83,6 @@ export interface CapabilityScorer {
   predicted(submission: Submission, capability: string): ReadonlySet<string> | undefined;
   /** The capability's items to score, in ground-truth order. */
   tasks(cap: CapabilityData, ctx: ScoreContext): ItemTask[];
+  /** An item's ground truth for the item view; null when the capability has no such item. */
+  groundTruthView(cap: CapabilityData, uuid: string): GroundTruthView | null;
 }

@@ -20,18 +20,26 @@ import type { CapabilityScorer, ItemTask, LoadContext, ScoreContext } from "./ca
 export function evaluatorScorer(kind: EvalKind): CapabilityScorer {
   return {
     name: kind,
+    outputsNameFiles: true,
     load: (ctx) => loadDataset(kind, ctx),
     async readOutputs({ cap, domain, file, value, sink, source, submission }) {
       const data = datasetCapability(cap);
       const bucket = submission.outputs.get(data.spec.id) ?? new Map<string, AgentOutput>();
       submission.outputs.set(data.spec.id, bucket);
-      return readDatasetOutputs({ cap: data, domain, file, value, sink, source, bucket });
+      return readDatasetOutputs({ cap: data, kind, domain, file, value, sink, source, bucket });
     },
     predicted(submission, capability) {
       const m = submission.outputs.get(capability);
       return m ? new Set(m.keys()) : undefined;
     },
     tasks: (cap, ctx) => datasetTasks(datasetCapability(cap), ctx),
+    groundTruthView(cap, uuid) {
+      const item = datasetCapability(cap).byUuid.get(uuid);
+      if (!item) return null;
+      // A report item's ground truth is its reference report; the others', the reference answer.
+      const answer = item.referenceReport?.ok ? item.referenceReport.value : item.groundTruth;
+      return { answer, calls: (item.trajectoryGroundTruth ?? []).map((c) => ({ name: c.name, arguments: c.params })) };
+    },
   };
 }
 

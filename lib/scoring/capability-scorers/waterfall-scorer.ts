@@ -18,6 +18,7 @@ import type { CapabilityScorer, ScoreContext } from "./capability-scorer";
 
 export const waterfallScorer: CapabilityScorer = {
   name: "waterfall",
+  outputsNameFiles: false,
 
   async load({ spec, files, read, collect }) {
     const data: DialogueCapability = { kind: "dialogues", spec, domains: new Map(), byUuid: new Map() };
@@ -78,6 +79,11 @@ export const waterfallScorer: CapabilityScorer = {
       for (const gt of gts) tasks.push({ capability: cap.spec.id, uuid: gt.uuid, run: () => scoreDialogue(cap, gt.uuid, predicted?.get(gt.uuid), ctx) });
     }
     return tasks;
+  },
+
+  groundTruthView(cap, uuid) {
+    const last = dialogueCapability(cap).byUuid.get(uuid)?.turns.at(-1);
+    return last ? { answer: last.answer, calls: last.calls.map((c) => ({ name: c.name, arguments: c.arguments })) } : null;
   },
 };
 

@@ -1,0 +1,62 @@
+/**
+ * `score` through the real CLI process on both demos: every capability kind the worker can
+ * score (the waterfall with MCP replay, and the qa, trajectory and report evaluators), with
+ * the same numbers as the entries the main job publishes (the demos' READMEs).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+const work = mkdtempSync(path.join(tmpdir(), "agentboard-cli-demos-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function score(benchmark: string, agent: string): Promise<{ code: number | null; stdout: string; stderr: string; results: { overall: { score: number }; capabilities: Record<string, { score: number; submitted: boolean }> } }> {
+  const out = path.join(work, `${path.basename(benchmark)}-${agent}.json`);
+  const args = ["--import", "tsx", "scripts/cli.ts", "score", path.join(benchmark, "submissions", agent), "--benchmark", benchmark, "--quiet", "--out", out];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, FORCE_COLOR: "0" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr, results: code === 0 || code === 3 ? JSON.parse(readFileSync(out, "utf8")) : null }));
+  });
+}
+
+const one = (x: number) => Math.round(x * 10) / 10;
+
+describe("cli score on the VSS-style demo (evaluator capabilities)", () => {
+  const expected: Record<string, Record<string, number | null>> = {
+    "reference-agent": { video_qa: 95.2, tool_trajectory: 92.2, incident_report: 87.7 },
+    "vss-baseline": { video_qa: 72.1, tool_trajectory: 67.0, incident_report: 49.8 },
+    "caption-only": { video_qa: 12.7, tool_trajectory: 20.9, incident_report: 16.1 },
+    "qa-only": { video_qa: 81.0, tool_trajectory: null, incident_report: null },
+  };
+  it.each(Object.keys(expected))("%s scores as published", async (agent) => {
+    const r = await score("benchmarks/demo-nvidia", agent);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Overall");
+    for (const [cap, value] of Object.entries(expected[agent]!)) {
+      const c = r.results.capabilities[cap]!;
+      if (value === null) expect(c.submitted).toBe(false);
+      else expect(one(c.score), cap).toBe(value);
+    }
+  });
+});
+
+describe("cli score on the VAKRA-style demo (the waterfall over MCP replay)", () => {
+  // Three of the six agents (each spawns its MCP servers): a strong one, the policy breaker,
+  // the fabricator. All six go through the same engine entry point in demo-benchmark.test.ts.
+  const expected: Record<string, number> = { "strong-agent": 85.2, "policy-breaker": 79.4, fabricator: 2.9 };
+  it("scores sample agents as published", async () => {
+    const runs = await Promise.all(Object.keys(expected).map(async (agent) => [agent, await score("benchmarks/demo", agent)] as const));
+    for (const [agent, r] of runs) {
+      expect(r.code, `${agent}: ${r.stderr}`).toBe(0);
+      expect(one(r.results.overall.score), agent).toBe(expected[agent]);
+    }
+  }, 240_000);
+});
