@@ -12,7 +12,7 @@ import { createRng } from "../lib/aggregate/rng";
 import { dialogueCapability, loadBenchmark, type Benchmark } from "../lib/benchmark/load-benchmark";
 import type { BenchmarkSpecInput } from "../lib/benchmark/spec";
 import { createMcpReplay } from "../lib/replay/mcp-replay";
-import { createRulesGrader } from "../lib/scoring/judges/rules-grader";
+import { createGrader } from "../lib/scoring/judges/judge-settings";
 import { scoreBundle } from "../lib/scoring/score-bundle";
 import { DEMO_DIR, demoSpec } from "./demo/build-demo";
 
@@ -27,7 +27,7 @@ async function measure(label: string, benchmark: Benchmark, bundles: string[]) {
   let dialogues = 0;
   try {
     for (const b of bundles) {
-      const run = await scoreBundle(benchmark, b, { grader: createRulesGrader(), replay });
+      const run = await scoreBundle(benchmark, b, { grader: createGrader({ kind: "rules", concurrency: 16 }), replay });
       dialogues += run.report.summary.dialogues;
       if (run.kind === "scored") {
         const errors = run.results.items.filter((i) => i.status === "replay_error").length;

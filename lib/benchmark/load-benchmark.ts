@@ -10,7 +10,7 @@ import { DiagnosticSink, formatDiagnostic, type Diagnostic } from "../formats/di
 import type { GroundTruthDialogue, ToolPolicy } from "../formats/dialogue";
 import { readJson } from "../formats/read-json";
 import { scorerOf } from "../scoring/capability-scorers/registry";
-import type { CapabilityData } from "./capability-data";
+import { dialogueCapability, type CapabilityData } from "./capability-data";
 import { policyTableIndex } from "./policy";
 import { benchmarkSpecSchema, formatZodIssues, type BenchmarkSpec } from "./spec";
 import { vakraDefaults } from "./vakra-defaults";
@@ -26,10 +26,10 @@ export interface Benchmark {
   warnings: Diagnostic[];
 }
 
-/** A ground-truth dialogue by capability id and uuid; undefined for evaluator capabilities. */
+/** A ground-truth dialogue by capability id and uuid (replay asks only of waterfall capabilities). */
 export function findDialogue(benchmark: Benchmark, capability: string, uuid: string): GroundTruthDialogue | undefined {
   const cap = benchmark.capabilities.find((c) => c.spec.id === capability);
-  return cap?.kind === "dialogues" ? cap.byUuid.get(uuid) : undefined;
+  return cap ? dialogueCapability(cap).byUuid.get(uuid) : undefined;
 }
 
 export class BenchmarkError extends Error {

@@ -16,7 +16,6 @@ import { createChatClient, type ChatClient } from "../../lib/scoring/judges/chat
 import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
 import type { Grader } from "../../lib/scoring/judges/grader";
 import { createGrader, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
-import { createOpenAiGrader } from "../../lib/scoring/judges/openai-grader";
 import { evaluatorOutputDocument, evaluatorOutputFile, latencySummaryDocument } from "../../lib/scoring/evaluators/eval-output";
 import { buildEvaluators, reportMethodIds } from "../../lib/scoring/evaluators/from-config";
 import { parseOnlyOption, unroutedMethods } from "../../lib/scoring/evaluators/routing";
@@ -119,17 +118,19 @@ function judgeFactory(env: NodeJS.ProcessEnv, flags: JudgeFlags = {}): (config: 
     const settings = judgeSettingsOrFail({ flags, env, config }, `evaluator "${evaluator}": `);
     if (settings.kind === "rules") return createGrader(settings);
     const key = JSON.stringify([settings.baseUrl, settings.model, settings.apiKey ?? null]);
-    const opts = {
-      baseUrl: settings.baseUrl!,
-      model: settings.model!,
-      concurrency: settings.concurrency,
-      ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
-      ...(settings.maxAttempts ? { maxAttempts: settings.maxAttempts } : {}),
-    };
     let client = clients.get(key);
-    if (!client) clients.set(key, (client = createChatClient(opts)));
-    return createOpenAiGrader({ ...opts, client, cache });
+    if (!client) {
+      client = createChatClient({
+        baseUrl: settings.baseUrl!,
+        model: settings.model!,
+        concurrency: settings.concurrency,
+        ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+        ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+        ...(settings.maxAttempts ? { maxAttempts: settings.maxAttempts } : {}),
+      });
+      clients.set(key, client);
+    }
+    return createGrader(settings, { cache, client });
   };
 }
 

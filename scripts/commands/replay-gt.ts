@@ -21,7 +21,8 @@ export interface ReplayGtFlags {
 
 /** Replays all ground truth through `replay` (which stores it); returns drift and failures. */
 export async function replayAllGroundTruth(benchmark: Benchmark, replay: McpReplayPort, concurrency: number, onProgress?: (done: number, total: number) => void) {
-  const work = benchmark.capabilities.filter((c) => c.kind === "dialogues" && c.spec.environment).map(dialogueCapability).flatMap((c) => [...c.byUuid.values()].map((gt) => ({ cap: c, gt })));
+  // Only waterfall capabilities declare an environment (benchmark.yaml refuses it elsewhere).
+  const work = benchmark.capabilities.filter((c) => c.spec.environment).map(dialogueCapability).flatMap((c) => [...c.byUuid.values()].map((gt) => ({ cap: c, gt })));
   let done = 0;
   let drift = 0;
   const failures: string[] = [];

@@ -43,3 +43,37 @@ describe("engine purity", () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe("one scoring core", () => {
+  const rel = (f: string) => path.relative(repo, f);
+  const source = ["lib", "scripts", "app", "components"].flatMap((d) => files(path.join(repo, d)));
+
+  it("has source to check", () => {
+    expect(source.length).toBeGreaterThan(100);
+  });
+
+  // Each capability kind is one entry of lib/scoring/capability-scorers/registry.ts: loading,
+  // output reading, validation and scoring. Nowhere else asks which kind a capability's data is.
+  it("branches on a capability's kind only inside the capability scorers", () => {
+    const allowed = (f: string) => rel(f).startsWith("lib/scoring/capability-scorers/") || rel(f) === "lib/benchmark/capability-data.ts";
+    const bad = source.filter((f) => !allowed(f) && /\.kind\s*[!=]==?\s*["'](dataset|dialogues)["']/.test(readFileSync(f, "utf8"))).map(rel);
+    expect(bad).toEqual([]);
+  });
+
+  it("scores a bundle through one entry point", () => {
+    const callers = source.filter((f) => /\bscoreSubmission\(/.test(readFileSync(f, "utf8"))).map(rel);
+    expect(callers.sort()).toEqual(["lib/scoring/score-bundle.ts", "lib/scoring/score-submission.ts"]);
+  });
+
+  // Everything that judges is a Grader, and every grader comes from the one factory.
+  it("builds graders only in the judge factory", () => {
+    const bad = source.filter((f) => rel(f) !== "lib/scoring/judges/judge-settings.ts" && /\bcreate(OpenAi|Rules)Grader\(/.test(readFileSync(f, "utf8"))).map(rel);
+    expect(bad.filter((f) => !/^lib\/scoring\/judges\/(openai|rules)-grader\.ts$/.test(f))).toEqual([]);
+  });
+
+  it("resolves judge settings only through the factory", () => {
+    const reads = /env(\.|\[\s*["'])(AGENTBOARD_JUDGE|OPENAI_(BASE_URL|API_KEY))/;
+    const bad = source.filter((f) => reads.test(readFileSync(f, "utf8")) && rel(f) !== "lib/scoring/judges/judge-settings.ts").map(rel);
+    expect(bad).toEqual([]);
+  });
+});

@@ -13,7 +13,7 @@ import { attachHistory, diskFiles, reportFiles, withoutDraftFields } from "../..
 import { readDatasetOutputs } from "../../validate/dataset-outputs";
 import { evaluateItem, outputGap, type Evaluator } from "../evaluators/evaluator";
 import { prepareEvaluator } from "../evaluators/from-config";
-import { createRulesGrader } from "../judges/rules-grader";
+import { createGrader } from "../judges/judge-settings";
 import type { EvaluatorItemResult, TurnTrace } from "../item-result";
 import type { CapabilityScorer, ItemTask, LoadContext, ScoreContext } from "./capability-scorer";
 
@@ -62,7 +62,7 @@ async function loadDataset(kind: EvalKind, { root, index, spec, files, read, col
   const gtDir = path.join(root, "groundtruth", spec.directory);
   // A reference report must score against the metrics (sections that are objects, patterns
   // that compile, fields the tree lists): scored against itself, offline, it shows any fault.
-  const selfCheck = kind === "report" ? prepared.make(createRulesGrader()) : undefined;
+  const selfCheck = kind === "report" ? prepared.make(createGrader({ kind: "rules", concurrency: 1 })) : undefined;
   for (const f of files) {
     const file = await read(f);
     if (!file) continue;

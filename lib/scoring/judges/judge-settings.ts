@@ -9,7 +9,7 @@
  * AGENTBOARD_JUDGE_API_KEY (else OPENAI_API_KEY, or the variable a config names). The
  * environment is passed in as a plain record: the engine reads none itself.
  */
-import type { ChatClientOptions } from "./chat-client";
+import type { ChatClient, ChatClientOptions } from "./chat-client";
 import type { GradeCache } from "./grade-cache";
 import type { Grader } from "./grader";
 import { createOpenAiGrader } from "./openai-grader";
@@ -112,7 +112,8 @@ export function recordedJudge(s: JudgeSettings): RecordedJudge {
 /** Transport seams for tests (a fake clock, a fake fetch). */
 export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "random" | "baseDelayMs" | "maxDelayMs" | "timeoutMs" | "maxAttempts">;
 
-export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport } = {}): Grader {
+/** Builds the resolved judge; `client` shares one chat client (and its concurrency limit) between graders. */
+export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport; client?: ChatClient } = {}): Grader {
   if (s.kind === "rules") return createRulesGrader();
   return createOpenAiGrader({
     baseUrl: s.baseUrl!,
@@ -123,5 +124,6 @@ export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; trans
     ...(s.maxAttempts ? { maxAttempts: s.maxAttempts } : {}),
     ...deps.transport,
     ...(deps.cache ? { cache: deps.cache } : {}),
+    ...(deps.client ? { client: deps.client } : {}),
   });
 }

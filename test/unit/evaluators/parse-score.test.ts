@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseDiscoveryReply, parseScoreReply, ScoreParseError } from "@/lib/scoring/judges/parse-score";
+import { UnusableReplyError } from "@/lib/scoring/judges/grader";
+import { parseDiscoveryReply, parseScoreReply } from "@/lib/scoring/judges/parse-score";
 
 describe("score replies", () => {
   it("reads JSON, a score line, or a bare number, after dropping reasoning blocks", () => {
@@ -11,7 +12,7 @@ describe("score replies", () => {
   });
 
   it("never takes the first number in prose, and refuses values outside [0, 1]", () => {
-    expect(() => parseScoreReply("Step 1 called the right tool, step 3 did not.")).toThrow(ScoreParseError);
+    expect(() => parseScoreReply("Step 1 called the right tool, step 3 did not.")).toThrow(UnusableReplyError);
     expect(() => parseScoreReply('{"score": 4}')).toThrow("score 4 is outside [0, 1]");
     expect(() => parseScoreReply("Score: 1.5")).toThrow("score 1.5 is outside [0, 1]");
     expect(() => parseScoreReply('{"verdict": "correct"}')).toThrow(/no score found/);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { parseVerdict, stripReasoning, VerdictParseError } from "@/lib/scoring/judges/parse-verdict";
+import { UnusableReplyError } from "@/lib/scoring/judges/grader";
+import { parseVerdict, stripReasoning } from "@/lib/scoring/judges/parse-verdict";
 
 /** The error a parse throws, or a failure when it does not throw. */
-function parseError(task: "correctness" | "groundedness", reply: string): VerdictParseError {
+function parseError(task: "correctness" | "groundedness", reply: string): UnusableReplyError {
   try {
     const v = parseVerdict(task, reply);
-    throw new Error(`expected a VerdictParseError, got ${JSON.stringify(v)}`);
+    throw new Error(`expected a UnusableReplyError, got ${JSON.stringify(v)}`);
   } catch (err) {
-    if (err instanceof VerdictParseError) return err;
+    if (err instanceof UnusableReplyError) return err;
     throw err;
   }
 }
@@ -123,8 +124,8 @@ describe("parseVerdict: verdict lines and label preambles", () => {
 
   it("never guesses from a label mentioned in prose", () => {
     const err = parseError("correctness", "I think the agent would say yes to the question, and the totals agree.");
-    expect(err).toBeInstanceOf(VerdictParseError);
-    expect(err.name).toBe("VerdictParseError");
+    expect(err).toBeInstanceOf(UnusableReplyError);
+    expect(err.name).toBe("UnusableReplyError");
     expect(err.message).toContain("no correctness verdict found");
     expect(parseError("correctness", "The answer is correct.").message).toContain("The answer is correct.");
   });
