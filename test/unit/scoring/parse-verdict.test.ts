@@ -6,7 +6,7 @@ import { parseVerdict, stripReasoning } from "@/lib/scoring/judges/parse-verdict
 function parseError(task: "correctness" | "groundedness", reply: string): UnusableReplyError {
   try {
     const v = parseVerdict(task, reply);
-    throw new Error(`expected a UnusableReplyError, got ${JSON.stringify(v)}`);
+    throw new Error(`expected an UnusableReplyError, got ${JSON.stringify(v)}`);
   } catch (err) {
     if (err instanceof UnusableReplyError) return err;
     throw err;
