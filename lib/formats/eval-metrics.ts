@@ -94,8 +94,3 @@ function buildNode(name: string, path: string, raw: RawNode | null, errors: stri
 export function metricNodes(root: MetricNode): MetricNode[] {
   return [root, ...root.fields.flatMap(metricNodes)];
 }
-
-/** Whether any node needs a judge (llm_judge, or discovery). */
-export function metricsNeedJudge(root: MetricNode): boolean {
-  return metricNodes(root).some((n) => n.method === "llm_judge" || n.discovery);
-}

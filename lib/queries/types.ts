@@ -1,5 +1,5 @@
 /** Plain data the pages render: no database types cross this line. */
-import type { EvaluatorEvidence, FunnelBucket, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
+import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
 import type { PolicyOutcome, StageName, VerdictOutcome } from "../scoring/verdict";
 
 export interface CapabilityInfo {
@@ -125,17 +125,11 @@ export interface ItemFilters {
   pageSize?: number;
 }
 
-export interface ItemRow {
-  capability: string;
-  domain: string;
-  uuid: string;
-  weight: number;
-  score: number;
-  status: ItemStatus;
-  stage: ItemStage;
+/** A row of the item table: the stored result's summary columns. */
+export type ItemRow = Pick<ItemResult, "capability" | "domain" | "uuid" | "weight" | "score" | "status" | "stage"> & {
   /** Waterfall items only. */
   policy: PolicyOutcome | null;
-}
+};
 
 export interface ItemPage {
   rows: ItemRow[];

@@ -15,7 +15,7 @@ import { loadEvalDataset } from "../../lib/formats/eval-load";
 import { createChatClient, type ChatClient } from "../../lib/scoring/judges/chat-client";
 import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
 import type { Grader } from "../../lib/scoring/judges/grader";
-import { createGrader, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
+import { chatOptions, createGrader, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
 import { evaluatorOutputDocument, evaluatorOutputFile, latencySummaryDocument } from "../../lib/scoring/evaluators/eval-output";
 import { buildEvaluators, reportMethodIds } from "../../lib/scoring/evaluators/from-config";
 import { parseOnlyOption, unroutedMethods } from "../../lib/scoring/evaluators/routing";
@@ -119,17 +119,7 @@ function judgeFactory(env: NodeJS.ProcessEnv, flags: JudgeFlags = {}): (config: 
     if (settings.kind === "rules") return createGrader(settings);
     const key = JSON.stringify([settings.baseUrl, settings.model, settings.apiKey ?? null]);
     let client = clients.get(key);
-    if (!client) {
-      client = createChatClient({
-        baseUrl: settings.baseUrl!,
-        model: settings.model!,
-        concurrency: settings.concurrency,
-        ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-        ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
-        ...(settings.maxAttempts ? { maxAttempts: settings.maxAttempts } : {}),
-      });
-      clients.set(key, client);
-    }
+    if (!client) clients.set(key, (client = createChatClient(chatOptions(settings))));
     return createGrader(settings, { cache, client });
   };
 }

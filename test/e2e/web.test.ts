@@ -15,6 +15,9 @@ import { approve, withdraw } from "@/lib/submissions/review";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
+import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
+import { getItem, getSubmission, listItems } from "@/lib/queries/submission";
+import { quotes, secretsOf } from "../helpers/private-values";
 import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
 
 const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
@@ -184,6 +187,40 @@ describe("entries", () => {
       }
     }
   });
+});
+
+describe("private ground truth", () => {
+  // The VAKRA demo keeps its ground truth private: no page or API body of a failed item may quote a reference.
+  it("quotes no reference value on any failed item's page or in the entry's API body", async () => {
+    const benchmark = await loadBenchmark(DEMO_DIR);
+    const db = openDatabase(app.dbFile);
+    let scanned = 0;
+    try {
+      const ids = db.$client.prepare("SELECT id, agent_name AS agent, description FROM submissions WHERE agent_name IN ('strong-agent', 'fabricator')").all() as { id: number; agent: string; description: string }[];
+      expect(ids).toHaveLength(2);
+      for (const { id, agent, description } of ids) {
+        const detail = getSubmission(db, id)!;
+        const api = await (await fetch(`${app.url}/api/submissions/${id}`)).text();
+        for (const row of listItems(db, detail.run!.id, { pageSize: 200 }).rows) {
+          if (row.status === "scored" && row.score >= 1) continue;
+          const item = getItem(db, detail.run!.id, row.capability, row.uuid, { showGroundTruth: false })!;
+          const secrets = secretsOf(benchmark, item, JSON.stringify([agent, description]));
+          if (secrets.length === 0) continue;
+          const res = await fetch(`${app.url}/submissions/${id}/items/${encodeURIComponent(row.capability)}/${encodeURIComponent(row.uuid)}`);
+          expect(res.status).toBe(200);
+          const html = await res.text();
+          for (const s of secrets) {
+            expect(quotes(html, s), `${agent} ${row.uuid}: ${s}`).toBe(false);
+            expect(quotes(api, s), `${agent} API: ${s}`).toBe(false);
+          }
+          scanned++;
+        }
+      }
+    } finally {
+      db.$client.close();
+    }
+    expect(scanned).toBeGreaterThan(5);
+  }, 120_000);
 });
 
 describe("a benchmark scored by evaluators", () => {

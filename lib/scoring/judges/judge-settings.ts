@@ -115,15 +115,18 @@ export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "rando
 /** Builds the resolved judge; `client` shares one chat client (and its concurrency limit) between graders. */
 export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport; client?: ChatClient } = {}): Grader {
   if (s.kind === "rules") return createRulesGrader();
-  return createOpenAiGrader({
-    baseUrl: s.baseUrl!,
-    model: s.model!,
+  return createOpenAiGrader({ ...chatOptions(s), ...deps.transport, ...(deps.cache ? { cache: deps.cache } : {}), ...(deps.client ? { client: deps.client } : {}) });
+}
+
+/** The chat client an openai judge's settings describe. */
+export function chatOptions(s: JudgeSettings): ChatClientOptions {
+  if (!s.baseUrl || !s.model) throw new JudgeSettingsError("the openai judge needs a base URL and a model");
+  return {
+    baseUrl: s.baseUrl,
+    model: s.model,
     concurrency: s.concurrency,
     ...(s.apiKey ? { apiKey: s.apiKey } : {}),
     ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}),
     ...(s.maxAttempts ? { maxAttempts: s.maxAttempts } : {}),
-    ...deps.transport,
-    ...(deps.cache ? { cache: deps.cache } : {}),
-    ...(deps.client ? { client: deps.client } : {}),
-  });
+  };
 }

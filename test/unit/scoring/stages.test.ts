@@ -14,7 +14,8 @@ describe("policy stage", () => {
       turnId: 2,
       outcome: "skipped",
       score: null,
-      explanation: "the dialogue carries no tool-use policy",
+      reason: "the dialogue carries no tool-use policy",
+      detail: null,
       judge: "program",
       promptHash: null,
       cacheHit: false,
@@ -26,25 +27,25 @@ describe("policy stage", () => {
     const v = checkPolicy({ kind: "unchecked", text: "Only use the finance tools." }, calls("web_search"), 1);
     expect(v.outcome).toBe("unchecked");
     expect(v.score).toBeNull();
-    expect(v.explanation).toContain('"Only use the finance tools."');
+    expect(v.reason).toContain('"Only use the finance tools."');
   });
 
   it("passes calls that match the allow globs", () => {
     const v = checkPolicy(rule(["sql_*", "get_schema"]), calls("sql_query", "get_schema", "sql_"), 4);
     expect(v).toMatchObject({ stage: "policy", turnId: 4, outcome: "pass", score: 1, judge: "program" });
-    expect(v.explanation).toBe("all 3 tool call(s) respect the structured policy");
+    expect(v.reason).toBe("all 3 tool call(s) respect the structured policy");
   });
 
   it("fails a call outside the allow globs and names it", () => {
     const v = checkPolicy(rule(["sql_*", "get_schema"]), calls("sql_query", "web_search"), 1);
     expect(v).toMatchObject({ outcome: "fail", score: 0 });
-    expect(v.explanation).toBe("policy violated: call #2 web_search is not among the allowed tools (sql_*, get_schema)");
+    expect(v.reason).toBe("policy violated: call #2 web_search is not among the allowed tools (sql_*, get_schema)");
   });
 
   it("fails a call matching a deny glob", () => {
     const v = checkPolicy(rule(undefined, ["*delete*"]), calls("list_rows", "db_delete_row", "delete"), 1);
     expect(v.outcome).toBe("fail");
-    expect(v.explanation).toBe(
+    expect(v.reason).toBe(
       "policy violated: call #2 db_delete_row matches a denied pattern (*delete*); call #3 delete matches a denied pattern (*delete*)",
     );
   });
@@ -52,8 +53,8 @@ describe("policy stage", () => {
   it("lets deny win over allow", () => {
     const v = checkPolicy(rule(["db_*"], ["db_drop*"]), calls("db_read", "db_drop_table"), 1);
     expect(v.outcome).toBe("fail");
-    expect(v.explanation).toContain("call #2 db_drop_table matches a denied pattern (db_drop*)");
-    expect(v.explanation).not.toContain("call #1");
+    expect(v.reason).toContain("call #2 db_drop_table matches a denied pattern (db_drop*)");
+    expect(v.reason).not.toContain("call #1");
   });
 
   it("treats glob characters other than * literally and anchors the whole name", () => {
@@ -64,12 +65,12 @@ describe("policy stage", () => {
   });
 
   it("passes a turn that made no calls", () => {
-    expect(checkPolicy(rule(["sql_*"]), [], 1)).toMatchObject({ outcome: "pass", score: 1, explanation: "all 0 tool call(s) respect the structured policy" });
+    expect(checkPolicy(rule(["sql_*"]), [], 1)).toMatchObject({ outcome: "pass", score: 1, reason: "all 0 tool call(s) respect the structured policy" });
   });
 
   it("names a table policy's source", () => {
     const v = checkPolicy({ kind: "rule", source: "table", rule: { denyTools: ["web_*"] } }, calls("sql_query"), 1);
-    expect(v.explanation).toBe("all 1 tool call(s) respect the table policy");
+    expect(v.reason).toBe("all 1 tool call(s) respect the table policy");
   });
 
   it("findViolations reports call, index and reason", () => {
@@ -105,19 +106,19 @@ describe("exact match stage", () => {
   it("strict: fails a turn whose ground truth has no responses", () => {
     const v = checkExactMatch(input({ groundTruth: [], predicted: [R1] }));
     expect(v).toMatchObject({ stage: "exact", outcome: "fail", score: 0, judge: "program" });
-    expect(v.explanation).toBe("ground truth has no tool responses, so exact match cannot pass");
+    expect(v.reason).toBe("ground truth has no tool responses, so exact match cannot pass");
   });
 
   it("vakra: passes that turn vacuously", () => {
     const v = checkExactMatch(input({ groundTruth: [], predicted: [], compat: "vakra" }));
     expect(v).toMatchObject({ outcome: "pass", score: 1 });
-    expect(v.explanation).toContain("passed vacuously (compat: vakra)");
+    expect(v.reason).toContain("passed vacuously (compat: vakra)");
   });
 
   it("strict: ignores key order and JSON-in-string", () => {
     const v = checkExactMatch(input({ groundTruth: [{ count: 1, rows: [["Pommeau Noir", 18.5]] }], predicted: ['{"rows": [["Pommeau Noir", 18.5]], "count": 1}'] }));
     expect(v.outcome).toBe("pass");
-    expect(v.explanation).toBe("all 1 ground-truth response(s) found among the last 5 predicted responses");
+    expect(v.reason).toBe("all 1 ground-truth response(s) found among the last 5 predicted responses");
   });
 
   it("strict: fails a different value", () => {
@@ -133,7 +134,10 @@ describe("exact match stage", () => {
   it("only looks at the last N predicted responses", () => {
     const before = checkExactMatch(input({ groundTruth: [R1], predicted: [R1, R2, "x"], window: 2 }));
     expect(before.outcome).toBe("fail");
-    expect(before.explanation).toBe(`1 of 1 ground-truth response(s) not found among the last 2 predicted responses; first missing #1: {"count":1,"rows":[["Pommeau Noir",18.5]]}`);
+    // Which expected response is missing quotes the ground truth: private.
+    expect(before.reason).toBe("1 of 1 ground-truth response(s) not found among the last 2 predicted responses");
+    expect(before.reason).not.toContain("Pommeau Noir");
+    expect(before.detail).toBe(`first missing #1: {"count":1,"rows":[["Pommeau Noir",18.5]]}`);
     expect(checkExactMatch(input({ groundTruth: [R1], predicted: [R1, R2, "x"], window: 3 })).outcome).toBe("pass");
     expect(checkExactMatch(input({ groundTruth: [R1], predicted: [R2, R1, "x"], window: 2 })).outcome).toBe("pass");
   });
@@ -142,17 +146,20 @@ describe("exact match stage", () => {
     expect(checkExactMatch(input({ groundTruth: [R1, R2], predicted: [R2, "noise", R1] })).outcome).toBe("pass");
     const v = checkExactMatch(input({ groundTruth: [R1, R2], predicted: [R1] }));
     expect(v.outcome).toBe("fail");
-    expect(v.explanation).toBe(`1 of 2 ground-truth response(s) not found among the last 1 predicted responses; first missing #2: {"count":0,"rows":[]}`);
+    expect(v.reason).toBe("1 of 2 ground-truth response(s) not found among the last 1 predicted responses");
+    expect(v.reason).not.toContain("rows");
+    expect(v.detail).toBe(`first missing #2: {"count":0,"rows":[]}`);
   });
 
   it("fails when nothing was predicted", () => {
     expect(checkExactMatch(input({ predicted: [] }))).toMatchObject({ outcome: "fail", score: 0 });
   });
 
-  it("clips a long missing response in the explanation", () => {
+  it("clips a long missing response in the private detail", () => {
     const long = { text: "x".repeat(500) };
     const v = checkExactMatch(input({ groundTruth: [long], predicted: [] }));
-    expect(v.explanation).toContain(`first missing #1: ${JSON.stringify(long).slice(0, 200)}…`);
-    expect(v.explanation.length).toBeLessThan(320);
+    expect(v.reason).not.toContain("xxx");
+    expect(v.detail).toContain(`first missing #1: ${JSON.stringify(long).slice(0, 200)}…`);
+    expect(v.detail!.length).toBeLessThan(320);
   });
 });
