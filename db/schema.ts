@@ -5,6 +5,7 @@
  * lives in JSON.
  */
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { StatusCounts } from "../lib/aggregate/aggregate";
 import type { CachedGrade } from "../lib/scoring/judges/grade-cache";
 import type { RecordedJudge } from "../lib/scoring/judges/judge-settings";
 import type { FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName } from "../lib/scoring/item-result";
@@ -142,7 +143,7 @@ export const capabilityScores = sqliteTable(
     nMissing: integer().notNull(),
     nError: integer().notNull(),
     nPolicyUnchecked: integer().notNull(),
-    statusCounts: text({ mode: "json" }).notNull().$type<Record<string, number>>(),
+    statusCounts: text({ mode: "json" }).notNull().$type<StatusCounts>(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.capability] })],
 );

@@ -5,6 +5,8 @@
  * a seeded bootstrap over items, resampled within each capability; the overall interval
  * uses the same resamples, so it is consistent with the capability intervals.
  */
+import type { ItemStatus } from "../scoring/item-result";
+import type { PolicyOutcome } from "../scoring/verdict";
 import { createRng } from "./rng";
 
 export interface ScoredItem {
@@ -13,8 +15,9 @@ export interface ScoredItem {
   weight: number;
   /** 0..1 */
   score: number;
-  status: string;
-  policy?: string;
+  status: ItemStatus;
+  /** Waterfall items: the policy verdict of the last scored turn. */
+  policy?: PolicyOutcome | null;
 }
 
 export interface DomainScore {
@@ -33,7 +36,7 @@ export interface CapabilityScore {
   nError: number;
   /** Items whose policy text maps to no rule. */
   nPolicyUnchecked: number;
-  statusCounts: Record<string, number>;
+  statusCounts: StatusCounts;
   domains: Record<string, DomainScore>;
 }
 
@@ -55,7 +58,9 @@ export interface AggregateOptions {
   iterations?: number;
 }
 
-const ERROR_STATUSES = new Set(["agent_error", "judge_error", "replay_error"]);
+export type StatusCounts = Partial<Record<ItemStatus, number>>;
+
+const ERROR_STATUSES: ReadonlySet<ItemStatus> = new Set(["agent_error", "judge_error", "replay_error"]);
 
 export function aggregate(capabilityIds: readonly string[], submitted: ReadonlySet<string>, items: readonly ScoredItem[], opts: AggregateOptions = {}): Aggregate {
   const iterations = opts.iterations ?? 1000;
@@ -68,7 +73,7 @@ export function aggregate(capabilityIds: readonly string[], submitted: ReadonlyS
   for (const id of capabilityIds) {
     const list = byCap.get(id)!;
     const isSubmitted = submitted.has(id);
-    const statusCounts: Record<string, number> = {};
+    const statusCounts: StatusCounts = {};
     const domains: Record<string, { sw: number; w: number; n: number }> = {};
     let nPolicyUnchecked = 0;
     for (const it of list) {
@@ -92,7 +97,7 @@ export function aggregate(capabilityIds: readonly string[], submitted: ReadonlyS
       submitted: isSubmitted,
       nItems: list.length,
       nMissing: statusCounts.missing ?? 0,
-      nError: Object.entries(statusCounts).reduce((n, [k, v]) => n + (ERROR_STATUSES.has(k) ? v : 0), 0),
+      nError: [...ERROR_STATUSES].reduce((n, k) => n + (statusCounts[k] ?? 0), 0),
       nPolicyUnchecked,
       statusCounts,
       domains: Object.fromEntries(Object.entries(domains).map(([k, d]) => [k, { score: isSubmitted && d.w > 0 ? (100 * d.sw) / d.w : 0, nItems: d.n }])),

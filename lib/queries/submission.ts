@@ -66,7 +66,7 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
       return { id: c.id, label: c.label, scorer: c.scorer, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0 };
     }),
     domains: domains.map((d) => ({ capability: d.capability, domain: d.domain, score: d.score, nItems: d.nItems })),
-    funnel: run?.status === "completed" ? funnel(db, run.id, spec) : null,
+    funnel: run?.status === "completed" ? funnel(db, run.id) : null,
     trajectory: run?.status === "completed" ? trajectoryRows(db, run.id, spec) : [],
     evaluators: run?.status === "completed" ? evaluatorRows(db, run.id, spec) : [],
     timeline: timeline.map((t) => ({ at: t.at.toISOString(), actor: t.actor, action: t.action, fromState: t.fromState, toState: t.toState, reason: t.reason })),
@@ -77,8 +77,7 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
 }
 
 /** Where items ended, from the buckets the engine stored: not scored, stopped by policy, failed correctness or groundedness, passed. */
-export function funnel(db: Db, runId: number, spec: BenchmarkSpec): Funnel | null {
-  if (!spec.capabilities.some((c) => c.scorer === "waterfall")) return null;
+export function funnel(db: Db, runId: number): Funnel | null {
   const rows = db
     .select({ bucket: itemResults.bucket, exactPassed: itemResults.exactPassed, n: count() })
     .from(itemResults)
@@ -93,7 +92,7 @@ export function funnel(db: Db, runId: number, spec: BenchmarkSpec): Funnel | nul
     if (k) f[k] += r.n;
     if (r.exactPassed) f.exactPassed += r.n;
   }
-  return f;
+  return f.total > 0 ? f : null;
 }
 
 export function listItems(db: Db, runId: number, filters: ItemFilters = {}): ItemPage {
