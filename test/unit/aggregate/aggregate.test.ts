@@ -2,33 +2,35 @@
 import { describe, expect, it } from "vitest";
 import { aggregate, type ScoredItem } from "../../../lib/aggregate/aggregate";
 import { orderByRank, rankEntries, type Rankable } from "../../../lib/aggregate/rank";
+import type { ItemStatus } from "../../../lib/scoring/item-result";
+import type { PolicyOutcome } from "../../../lib/scoring/verdict";
 
-function item(capability: string, domain: string, weight: number, score: number, status: string, policy?: string): ScoredItem {
+function item(capability: string, domain: string, weight: number, score: number, status: ItemStatus, policy?: PolicyOutcome): ScoredItem {
   return { capability, domain, weight, score, status, ...(policy ? { policy } : {}) };
 }
 
 // Capability a: Σw·s = 1·1 + 2·0.5 + 1·0 + 1·1 = 3, Σw = 5 → 60.
 const A_ITEMS = [
-  item("a", "d1", 1, 1, "correct"),
-  item("a", "d1", 2, 0.5, "partial"),
+  item("a", "d1", 1, 1, "scored"),
+  item("a", "d1", 2, 0.5, "scored"),
   item("a", "d2", 1, 0, "missing"),
-  item("a", "d2", 1, 1, "correct"),
+  item("a", "d2", 1, 1, "scored"),
 ];
 // Capability b: 2 of 5 equally weighted items correct → 40.
 const B_ITEMS = [
   item("b", "x", 1, 0, "agent_error"),
   item("b", "x", 1, 0, "judge_error"),
   item("b", "x", 1, 0, "replay_error"),
-  item("b", "x", 1, 1, "correct", "unchecked"),
-  item("b", "y", 1, 1, "correct", "pass"),
+  item("b", "x", 1, 1, "scored", "unchecked"),
+  item("b", "y", 1, 1, "scored", "pass"),
 ];
 // Capability c: scores present but the capability is not submitted → 0.
-const C_ITEMS = [item("c", "z", 1, 1, "correct"), item("c", "z", 1, 1, "correct")];
+const C_ITEMS = [item("c", "z", 1, 1, "scored"), item("c", "z", 1, 1, "scored")];
 const ALL = [...A_ITEMS, ...B_ITEMS, ...C_ITEMS];
 
 /** 40 items with varied scores and weights, for interval tests. */
 function varied(capability: string): ScoredItem[] {
-  return Array.from({ length: 40 }, (_, i) => item(capability, i % 2 ? "odd" : "even", 1 + (i % 3), ((i * 7) % 11) / 10, "correct"));
+  return Array.from({ length: 40 }, (_, i) => item(capability, i % 2 ? "odd" : "even", 1 + (i % 3), ((i * 7) % 11) / 10, "scored"));
 }
 
 describe("aggregate: point scores", () => {
@@ -41,7 +43,7 @@ describe("aggregate: point scores", () => {
 
   it("missing items count 0 and are counted", () => {
     expect(agg.capabilities.a?.nMissing).toBe(1);
-    expect(agg.capabilities.a?.statusCounts).toEqual({ correct: 2, partial: 1, missing: 1 });
+    expect(agg.capabilities.a?.statusCounts).toEqual({ scored: 3, missing: 1 });
     expect(agg.capabilities.b?.nMissing).toBe(0);
   });
 
@@ -80,7 +82,7 @@ describe("aggregate: point scores", () => {
 
   it("overall is a plain mean, not weighted by item counts", () => {
     // One item at 100 vs ten items at 0: the plain mean is 50, the item mean would be 9.1.
-    const items = [item("p", "d", 1, 1, "correct"), ...Array.from({ length: 10 }, () => item("q", "d", 1, 0, "incorrect"))];
+    const items = [item("p", "d", 1, 1, "scored"), ...Array.from({ length: 10 }, () => item("q", "d", 1, 0, "scored"))];
     const r = aggregate(["p", "q"], new Set(["p", "q"]), items, { seed: 3, iterations: 100 });
     expect(r.overall.score).toBe(50);
   });
@@ -111,7 +113,7 @@ describe("aggregate: bootstrap intervals", () => {
   });
 
   it("has zero width when all scores are equal", () => {
-    const equal = [1, 2, 3, 1, 2].map((w, i) => item("a", `d${i}`, w, 0.5, "partial"));
+    const equal = [1, 2, 3, 1, 2].map((w, i) => item("a", `d${i}`, w, 0.5, "scored"));
     const r = aggregate(["a"], new Set(["a"]), equal, { seed: 5 });
     expect(r.capabilities.a?.score).toBe(50);
     expect(r.capabilities.a?.ciLow).toBe(50);

@@ -8,14 +8,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BenchmarkError, loadBenchmark, parseBenchmarkSpec, type Benchmark } from "@/lib/benchmark/load-benchmark";
-import type { ScoreJudge } from "@/lib/scoring/judges/score-judge";
-import { createRulesJudge } from "@/lib/scoring/judges/rules-judge";
-import { createRulesScoreJudge } from "@/lib/scoring/judges/rules-score-judge";
+import type { Grader } from "@/lib/scoring/judges/grader";
+import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
+import type { ItemResult } from "@/lib/scoring/item-result";
 import { buildResults } from "@/lib/scoring/score-results";
-import { scoreSubmission, type ItemResult } from "@/lib/scoring/score-submission";
+import { scoreSubmission } from "@/lib/scoring/score-submission";
 import { createNoReplay } from "@/lib/replay/recorded-replay";
 import { validateBundle } from "@/lib/validate/validate-bundle";
-import { scriptedScoreJudge } from "../../helpers/scripted-score-judge";
+import { gaveUp, scriptedGrader } from "../../helpers/scripted-grader";
 
 const root = mkdtempSync(path.join(tmpdir(), "agentboard-evalcap-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -279,10 +279,10 @@ describe("outputs bundles", () => {
 });
 
 describe("scoring evaluator capabilities", () => {
-  async function score(b: Benchmark, files: Files, scoreJudge: ScoreJudge = createRulesScoreJudge()): Promise<{ items: ItemResult[]; byId: Map<string, ItemResult> }> {
+  async function score(b: Benchmark, files: Files, grader: Grader = createRulesGrader()): Promise<{ items: ItemResult[]; byId: Map<string, ItemResult> }> {
     const { report, submission } = await validateBundle(folder(files), b);
     expect(report.errors).toEqual([]);
-    const items = await scoreSubmission(b, submission!, { judge: createRulesJudge(), scoreJudge, replay: createNoReplay() });
+    const items = await scoreSubmission(b, submission!, { grader, replay: createNoReplay() });
     return { items, byId: new Map(items.map((i) => [i.uuid, i])) };
   }
 
@@ -290,7 +290,7 @@ describe("scoring evaluator capabilities", () => {
     const b = await loadBenchmark(benchmarkFolder());
     const { items, byId } = await score(b, GOOD_OUTPUTS);
     expect(items.map((i) => `${i.capability}/${i.uuid}`)).toEqual(["answers/count", "answers/gate", "answers/conv_1", "tools/clips", "reports/incident"]);
-    expect(byId.get("count")).toMatchObject({ status: "scored", stage: "qa", score: 1, weight: 1, evaluation: { kind: "qa", status: "scored", judge: "rules" } });
+    expect(byId.get("count")).toMatchObject({ scorer: "qa", status: "scored", bucket: "evaluated", stage: "qa", score: 1, weight: 1, evaluation: { kind: "qa", status: "scored", judge: "rules" } });
     expect(byId.get("gate")).toMatchObject({ status: "scored", score: 0 });
     expect(byId.get("clips")).toMatchObject({ status: "scored", stage: "trajectory", score: 1, evaluation: { judge: "program" } });
     const incident = byId.get("incident")!;
@@ -299,7 +299,7 @@ describe("scoring evaluator capabilities", () => {
     expect(incident.score).toBeCloseTo((1 + (1 + 0.5) / 2) / 2, 6);
     const { report, submission } = await validateBundle(folder(GOOD_OUTPUTS), b);
     expect(report.valid).toBe(true);
-    const results = buildResults(b, submission!, items, { judgeId: "rules", replay: "none", verified: false, createdAt: new Date(0) });
+    const results = buildResults(b, submission!, items, { judge: { id: "rules" }, replay: "none", verified: false, createdAt: new Date(0) });
     expect(results.capabilities.answers).toMatchObject({ submitted: true, nItems: 3, score: (2 / 3) * 100 });
     expect(results.overall.score).toBeCloseTo(((2 / 3) * 100 + 100 + incident.score * 100) / 3, 6);
   });
@@ -307,9 +307,9 @@ describe("scoring evaluator capabilities", () => {
   it("scores missing outputs and outputs without what the evaluator needs as 0, saying why", async () => {
     const b = await loadBenchmark(benchmarkFolder());
     const { byId } = await score(b, { "qa/dock.json": { count: { tool_calls: [] } }, "report/dock.json": { incident: { generated_answer: "no report" } } });
-    expect(byId.get("count")).toMatchObject({ status: "agent_error", score: 0, stage: "qa", detail: "the output has no generated_answer" });
-    expect(byId.get("gate")).toMatchObject({ status: "missing", score: 0, detail: "no output for this item" });
-    expect(byId.get("incident")).toMatchObject({ status: "agent_error", score: 0, detail: "the output has no report (report or report_path)" });
+    expect(byId.get("count")).toMatchObject({ status: "agent_error", score: 0, stage: "qa", reason: "the output has no generated_answer" });
+    expect(byId.get("gate")).toMatchObject({ status: "missing", score: 0, reason: "no output for this item" });
+    expect(byId.get("incident")).toMatchObject({ status: "agent_error", score: 0, reason: "the output has no report (report or report_path)" });
     expect(byId.get("clips")).toMatchObject({ status: "missing", score: 0 });
   });
 
@@ -322,26 +322,49 @@ describe("scoring evaluator capabilities", () => {
         "groundtruth/trajectory/dock.json": QA_GT.slice(2),
       }),
     );
-    const { judge, grades: seen } = scriptedScoreJudge({
+    const { grader, grades: seen } = scriptedGrader({
       id: "openai:fake",
       grade: (req) => {
-        if (req.purpose === "qa" && req.facts.answer === "Gate A") throw new Error("judge failed after 3 attempts: HTTP 500");
+        if (req.kind === "qa" && req.facts.answer === "Gate A") return gaveUp("judge failed after 3 attempts: HTTP 500", "openai:fake");
         return { score: 0.75, reasoning: "plausible" };
       },
     });
     // A conversation's outputs go whole into each capability's file: the earlier turns are its history.
     const outputs = { ...GOOD_OUTPUTS, "trajectory/dock.json": { conv_1: { generated_answer: "cam-07" }, conv_2: { tool_calls: [{ step: 1, name: "search_clips", params: { object: "truck" } }] } } };
-    const { byId } = await score(b, outputs, judge);
+    const { byId } = await score(b, outputs, grader);
     expect(byId.get("conv_2")).toMatchObject({ capability: "tools", status: "scored", score: 0.75, evaluation: { details: { mode: "reference_free", conversation_history: [{ turnId: "1", query: "Which camera saw the truck?", answer: "cam-07" }] } } });
-    const trajectoryPrompt = seen.find((r) => r.purpose === "trajectory")!.messages.map((m) => m.content).join("\n");
+    const trajectoryPrompt = seen.find((r) => r.kind === "trajectory")!.messages.map((m) => m.content).join("\n");
     expect(trajectoryPrompt).toContain("cam-07");
-    expect(byId.get("gate")).toMatchObject({ status: "judge_error", score: 0, detail: "judge failed after 3 attempts: HTTP 500", evaluation: { status: "error" } });
+    expect(byId.get("gate")).toMatchObject({
+      status: "judge_error",
+      score: 0,
+      reason: "the openai:fake judge gave no usable reply",
+      detail: "judge failed after 3 attempts: HTTP 500",
+      evaluation: { status: "error" },
+    });
     expect(byId.get("count")).toMatchObject({ status: "scored", score: 0.75 });
   });
 
-  it("needs a score judge when the benchmark has evaluator capabilities", async () => {
-    const b = await loadBenchmark(benchmarkFolder());
-    const { submission } = await validateBundle(folder(GOOD_OUTPUTS), b);
-    await expect(scoreSubmission(b, submission!, { judge: createRulesJudge(), replay: createNoReplay() })).rejects.toThrow("capability answers is scored by qa: scoring needs a score judge");
+  it("scores waterfall and evaluator capabilities of one benchmark with one grader", async () => {
+    const yaml = YAML.replace("capabilities:\n", "capabilities:\n  - id: lookups\n    label: Lookups\n    directory: capability_2_dashboard_apis\n");
+    const dialogue = (answer: unknown) => ({
+      uuid: "ships",
+      domain: "harbor",
+      additional_instructions: "",
+      output: [{ turn_id: 0, query: "How many ships docked in 2020?", answer, sequence: { tool_call: [{ name: "get_docked_ships", arguments: { year: 2020 } }], tool_response: [[[42]]] } }],
+    });
+    const b = await loadBenchmark(benchmarkFolder({ "benchmark.yaml": yaml, "groundtruth/capability_2_dashboard_apis/harbor.json": [dialogue([[42]])] }));
+    expect(b.capabilities.map((c) => `${c.spec.id}:${c.spec.scorer}`)).toEqual(["lookups:waterfall", "answers:qa", "tools:trajectory", "reports:report"]);
+    const { grader, requests } = scriptedGrader({ id: "openai:fake", decide: () => true, grade: () => 0.75 });
+    const outputs = { ...GOOD_OUTPUTS, "capability_2_dashboard_apis/harbor.json": [{ ...dialogue("42 ships docked in 2020."), status: "success", error: "", duration_s: 1 }] };
+    const { byId } = await score(b, outputs, grader);
+    // Without replay the waterfall asks the grader for correctness; the qa items ask the same grader for a score.
+    expect(byId.get("ships")).toMatchObject({ scorer: "waterfall", capability: "lookups", status: "scored", stage: "correctness", score: 1 });
+    const ships = byId.get("ships")!;
+    expect(ships.scorer === "waterfall" && ships.verdicts.find((v) => v.stage === "correctness")).toMatchObject({ outcome: "pass", judge: "openai:fake" });
+    expect(byId.get("count")).toMatchObject({ scorer: "qa", status: "scored", score: 0.75, evaluation: { judge: "openai:fake" } });
+    // The report's metrics need no judge; every other capability asked this one grader.
+    expect(new Set(requests.map((r) => r.kind))).toEqual(new Set(["correctness", "qa", "trajectory"]));
+    expect(byId.get("clips")).toMatchObject({ scorer: "trajectory", status: "scored", score: 0.75, evaluation: { judge: "openai:fake" } });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEvalConfig } from "@/lib/formats/eval-config";
 import { buildEvaluators } from "@/lib/scoring/evaluators/from-config";
-import { createRulesScoreJudge } from "@/lib/scoring/judges/rules-score-judge";
+import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
 
 describe("eval.yaml", () => {
   it("fills in defaults", () => {
@@ -54,7 +54,7 @@ describe("eval.yaml", () => {
         if (f in files) return files[f]!;
         throw Object.assign(new Error("nope"), { code: "ENOENT" });
       },
-      makeJudge: () => createRulesScoreJudge(),
+      makeJudge: () => createRulesGrader(),
     });
     expect(r).toEqual({
       ok: false,

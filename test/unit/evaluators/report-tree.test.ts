@@ -2,14 +2,13 @@
 import { describe, expect, it } from "vitest";
 import type { EvalItem } from "@/lib/formats/eval-dataset";
 import { parseMetricsYaml, type MetricNode } from "@/lib/formats/eval-metrics";
-import { JudgeError } from "@/lib/scoring/judges/judge";
-import { createRulesScoreJudge } from "@/lib/scoring/judges/rules-score-judge";
-import type { DiscoveryRequest, GradeRequest, ScoreJudge } from "@/lib/scoring/judges/score-judge";
+import type { Grade, Grader } from "@/lib/scoring/judges/grader";
+import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
 import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
 import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE } from "@/lib/scoring/evaluators/prompts";
 import { createReportEvaluator } from "@/lib/scoring/evaluators/report-evaluator";
 import { scoreReportTree, type FieldScore } from "@/lib/scoring/evaluators/report-tree";
-import { scriptedScoreJudge } from "../../helpers/scripted-score-judge";
+import { gaveUp, scriptedGrader, type DiscoveryRequest, type GradedRequest } from "../../helpers/scripted-grader";
 
 function metrics(yaml: string): MetricNode {
   const r = parseMetricsYaml(yaml, "m.yaml");
@@ -17,10 +16,12 @@ function metrics(yaml: string): MetricNode {
   return r.root;
 }
 
-const scriptedJudge = (grade: (req: GradeRequest) => number, discover?: (req: DiscoveryRequest) => { field: string; referenceField: string | null; score: number }[]) =>
-  scriptedScoreJudge({ grade, ...(discover ? { discover } : {}) });
+const scriptedJudge = (grade: (req: GradedRequest) => number | Grade, discover?: (req: DiscoveryRequest) => { field: string; referenceField: string | null; score: number }[]) => {
+  const { grader, ...seen } = scriptedGrader({ grade, ...(discover ? { discover } : {}) });
+  return { judge: grader, ...seen };
+};
 
-const opts = (judge: ScoreJudge, penalizeMissingFields = false) => ({ judge, fieldTemplate: DEFAULT_FIELD_TEMPLATE, discoveryTemplate: DEFAULT_DISCOVERY_TEMPLATE, penalizeMissingFields });
+const opts = (judge: Grader, penalizeMissingFields = false) => ({ judge, fieldTemplate: DEFAULT_FIELD_TEMPLATE, discoveryTemplate: DEFAULT_DISCOVERY_TEMPLATE, penalizeMissingFields });
 const child = (f: FieldScore, ...names: string[]) => names.reduce<FieldScore>((acc, n) => acc.fields![n]!, f);
 
 describe("metrics YAML", () => {
@@ -95,9 +96,7 @@ report:
   });
 
   it("makes an invalid regex and a failing judge errors, never zeros", async () => {
-    const { judge } = scriptedJudge(() => {
-      throw new JudgeError("judge failed after 3 attempts: HTTP 500", 3);
-    });
+    const { judge } = scriptedJudge(() => gaveUp("judge failed after 3 attempts: HTTP 500"));
     const r = await scoreReportTree(tree, { ...reference, Summary: { ...reference.Summary, Time: "08:(4" } }, reference, opts(judge));
     expect(child(r, "Summary", "Time")).toMatchObject({ status: "error", score: null });
     expect(child(r, "Summary", "Time").error).toMatch(/^invalid regular expression "08:\(4"/);
@@ -106,9 +105,9 @@ report:
   });
 
   it("makes a reference section that is not fields an error, and a report section that is text a 0", async () => {
-    const r = await scoreReportTree(tree, { ...reference, Summary: "text" }, reference, opts(createRulesScoreJudge()));
+    const r = await scoreReportTree(tree, { ...reference, Summary: "text" }, reference, opts(createRulesGrader()));
     expect(child(r, "Summary")).toMatchObject({ status: "error", error: "the reference's report.Summary is text, not a section of fields" });
-    const t = await scoreReportTree(tree, reference, { ...reference, Summary: "all fine" }, opts(createRulesScoreJudge()));
+    const t = await scoreReportTree(tree, reference, { ...reference, Summary: "all fine" }, opts(createRulesGrader()));
     expect(child(t, "Summary")).toMatchObject({ status: "scored", score: 0 });
     expect(child(t, "Summary").reasoning).toContain("the report's report.Summary is text, not fields");
   });
@@ -158,7 +157,7 @@ describe("dynamic field discovery", () => {
   });
 
   it("maps by name with the rules judge, and scores 0 without a call when no reference field is left", async () => {
-    const rules = await scoreReportTree(tree, reference, { S: { Camera: "c", "severity ": "HIGH", weather_today: "rain" } }, opts(createRulesScoreJudge()));
+    const rules = await scoreReportTree(tree, reference, { S: { Camera: "c", "severity ": "HIGH", weather_today: "rain" } }, opts(createRulesGrader()));
     expect(child(rules, "S", "severity ")).toMatchObject({ referenceField: "Severity", score: 1 });
     expect(child(rules, "S", "weather_today")).toMatchObject({ referenceField: "Weather", score: 1 });
     const { judge, discoveries } = scriptedJudge(() => 1, () => []);
@@ -185,7 +184,7 @@ describe("report evaluator", () => {
   });
 
   it("scores the tree and the VLM sub-score", async () => {
-    const ev = createReportEvaluator({ name: "report", judge: createRulesScoreJudge(), metrics: m, vlmFields: ["Analysis", "Summary"] });
+    const ev = createReportEvaluator({ name: "report", judge: createRulesGrader(), metrics: m, vlmFields: ["Analysis", "Summary"] });
     const r = await evaluateItem(ev, item({}));
     // title 1; Analysis token F1 of "a b" vs "a b c d" = 2/3; Summary 0.
     expect(r).toMatchObject({ status: "scored", judge: "rules" });
@@ -195,21 +194,24 @@ describe("report evaluator", () => {
   });
 
   it("makes unreadable references and reports errors, and refuses unknown VLM fields up front", async () => {
-    const ev = createReportEvaluator({ name: "report", judge: createRulesScoreJudge(), metrics: m });
+    const ev = createReportEvaluator({ name: "report", judge: createRulesGrader(), metrics: m });
     expect(await evaluateItem(ev, item({ referenceReport: { ok: false, error: "cannot read the reference report r.json: ENOENT", source: "r.json" } }))).toMatchObject({ status: "error", score: null, error: "cannot read the reference report r.json: ENOENT" });
     expect(await evaluateItem(ev, item({ output: { answer: "x", toolCalls: null, events: null, timestamps: [], report: null } }))).toMatchObject({ status: "error", error: "the agent's output has no report (report or report_path)" });
     expect(await evaluateItem(ev, item({ output: null }))).toMatchObject({ status: "error", error: "no agent output for this item" });
     expect(await evaluateItem(ev, item({ methods: ["qa"] }))).toMatchObject({ status: "skipped", score: null, reasoning: 'Skipped: not marked for report evaluation (evaluation_method: ["qa"])' });
-    expect(() => createReportEvaluator({ name: "report", judge: createRulesScoreJudge(), metrics: m, vlmFields: ["Analysys"] })).toThrow(/vlmFields: "Analysys" name no field of the metrics tree/);
+    expect(() => createReportEvaluator({ name: "report", judge: createRulesGrader(), metrics: m, vlmFields: ["Analysys"] })).toThrow(/vlmFields: "Analysys" name no field of the metrics tree/);
   });
 
   it("names every field that could not be scored in the item's error", async () => {
-    const { judge } = scriptedJudge(() => {
-      throw new JudgeError("judge failed after 2 attempts: timed out after 100 ms", 2);
-    });
+    const { judge } = scriptedJudge(() => gaveUp("judge failed after 2 attempts: timed out after 100 ms"));
     const ev = createReportEvaluator({ name: "report", judge, metrics: m });
     const r = await evaluateItem(ev, item({}));
-    expect(r).toMatchObject({ status: "error", score: null, error: "1 field(s) could not be scored: report.Analysis: judge failed after 2 attempts: timed out after 100 ms" });
+    expect(r).toMatchObject({
+      status: "error",
+      score: null,
+      error: "1 field(s) could not be scored: report.Analysis: judge failed after 2 attempts: timed out after 100 ms",
+      reason: "1 field(s) could not be scored",
+    });
     expect(r.details).not.toBeNull();
   });
 });

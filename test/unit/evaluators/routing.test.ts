@@ -12,7 +12,7 @@ const fixed = (name: string, kind: Evaluator["kind"], score: (i: EvalItem) => nu
   methodId: kind,
   judgeId: "rules",
   async score(i) {
-    return { status: "scored", score: score(i), reasoning: "fixed", judge: "rules" };
+    return { status: "scored", score: score(i), reasoning: "fixed", reason: "fixed", judge: "rules" };
   },
 });
 
@@ -88,7 +88,7 @@ describe("evaluateItem and the run", () => {
       ...fixed("qa", "qa", () => 0),
       async score(i) {
         if (i.id === "d") return { status: "error", error: "judge gave up" };
-        return { status: "scored", score: i.id === "a" ? 1 : 0.5, reasoning: "", judge: "rules", subScores: { vlm_field: i.id === "a" ? 0.2 : null } };
+        return { status: "scored", score: i.id === "a" ? 1 : 0.5, reasoning: "", reason: "", judge: "rules", subScores: { vlm_field: i.id === "a" ? 0.2 : null } };
       },
     };
     const progress: [number, number][] = [];

@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCallStep } from "@/lib/formats/eval-tool-calls";
-import { createRulesScoreJudge } from "@/lib/scoring/judges/rules-score-judge";
+import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
 import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
 import { readToolSchemas } from "@/lib/scoring/evaluators/tool-schemas";
 import { createTrajectoryEvaluator } from "@/lib/scoring/evaluators/trajectory-evaluator";
 import { item, output } from "./helpers";
-import { scriptedScoreJudge } from "../../helpers/scripted-score-judge";
+import { scriptedGrader } from "../../helpers/scripted-grader";
 
 const call = (step: number, name: string, params: Record<string, unknown> = {}, extra: Partial<ToolCallStep> = {}): ToolCallStep => ({ step, name, params, ...extra });
 const reference = [call(1, "search_clips", { camera: "dock-4", object: "truck" }), call(2, "summarise_clip", { clip_id: "a" })];
 
 const llmJudge = (score: number) => {
-  const { judge, grades: seen } = scriptedScoreJudge({ id: "openai:fake", grade: () => score });
-  return { judge, seen };
+  const { grader, grades: seen } = scriptedGrader({ id: "openai:fake", grade: () => score });
+  return { judge: grader, seen };
 };
 
 const tools = readToolSchemas([
@@ -22,13 +22,15 @@ const tools = readToolSchemas([
 
 describe("trajectory evaluator", () => {
   it("scores by the deterministic comparison with the rules judge", async () => {
-    const ev = createTrajectoryEvaluator({ name: "trajectory", judge: createRulesScoreJudge() });
+    const ev = createTrajectoryEvaluator({ name: "trajectory", judge: createRulesGrader() });
     const r = await evaluateItem(ev, item({ methods: ["trajectory"], trajectoryGroundTruth: reference, output: output({ toolCalls: [call(1, "search_clips", { camera: "dock-4", object: "truck" })] }) }));
     // Names: P 1, R 1/2 → F1 2/3. Params: 2 right of 3 expected, 2 given → P 1, R 2/3 → F1 0.8. Order: 0 of 1.
     expect(r.status).toBe("scored");
     expect(r.score).toBeCloseTo((2 / 3 + 0.8 + 0) / 3, 10);
     expect(r.judge).toBe("program");
+    // The expected calls are the ground truth: named only in the private reasoning.
     expect(r.reasoning).toContain("missing: summarise_clip");
+    expect(r.reason).not.toContain("summarise_clip");
     expect(r.details).toMatchObject({ mode: "reference", comparison: { exact: false } });
   });
 
@@ -36,7 +38,7 @@ describe("trajectory evaluator", () => {
     const { judge, seen } = llmJudge(0.6);
     const ev = createTrajectoryEvaluator({ name: "trajectory", judge });
     const r = await evaluateItem(ev, item({ methods: ["trajectory"], trajectoryGroundTruth: reference, output: output({ answer: "done", toolCalls: [] }) }));
-    expect(r).toMatchObject({ status: "scored", score: 0.6, judge: "openai:fake" });
+    expect(r).toMatchObject({ status: "scored", score: 0.6, judge: "openai:fake", reason: "graded 0.60 by openai:fake", reasoning: "scripted" });
     const prompt = seen[0]!.messages[1]!.content;
     expect(prompt).toContain("Agent tool calls:\n(no tool calls)");
     expect(prompt).toContain('"name": "summarise_clip"');
@@ -64,7 +66,7 @@ describe("trajectory evaluator", () => {
   });
 
   it("checks calls against the schemas with the rules judge when there is no reference", async () => {
-    const ev = createTrajectoryEvaluator({ name: "trajectory", judge: createRulesScoreJudge(), toolSchemas: tools.ok ? tools.tools : null });
+    const ev = createTrajectoryEvaluator({ name: "trajectory", judge: createRulesGrader(), toolSchemas: tools.ok ? tools.tools : null });
     const r = await evaluateItem(ev, item({ methods: ["trajectory"], output: output({ toolCalls: [call(1, "search_clips", { camera: "c", object: "o", color: "red" }), call(2, "count_objects", { clip_id: "x" }), call(3, "teleport")] }) }));
     expect(r).toMatchObject({ status: "scored", score: 1 / 3, judge: "program" });
     expect(r.reasoning).toBe('1 of 3 calls conform to the tool schemas; call 1 (search_clips, step 1): unknown parameter "color"; call 3 (teleport, step 3): no such tool');
@@ -74,7 +76,7 @@ describe("trajectory evaluator", () => {
   });
 
   it("makes a trajectory it cannot judge an error, not a 0", async () => {
-    const ev = createTrajectoryEvaluator({ name: "trajectory", judge: createRulesScoreJudge() });
+    const ev = createTrajectoryEvaluator({ name: "trajectory", judge: createRulesGrader() });
     const noRef = await evaluateItem(ev, item({ methods: ["trajectory"], output: output({ toolCalls: [] }) }));
     expect(noRef).toMatchObject({ status: "error", score: null });
     expect(noRef.error).toMatch(/no trajectory_ground_truth, and the rules judge can judge a trajectory without one only against tool schemas/);
@@ -83,7 +85,7 @@ describe("trajectory evaluator", () => {
   });
 
   it("treats an empty reference list as a reference (the agent should call nothing)", async () => {
-    const ev = createTrajectoryEvaluator({ name: "trajectory", judge: createRulesScoreJudge() });
+    const ev = createTrajectoryEvaluator({ name: "trajectory", judge: createRulesGrader() });
     expect((await evaluateItem(ev, item({ methods: ["trajectory"], trajectoryGroundTruth: [], output: output({ toolCalls: [] }) }))).score).toBe(1);
     expect((await evaluateItem(ev, item({ methods: ["trajectory"], trajectoryGroundTruth: [], output: output({ toolCalls: [call(1, "x")] }) }))).score).toBe(0);
   });

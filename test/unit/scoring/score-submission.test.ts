@@ -7,9 +7,10 @@ import { policyTableIndex } from "@/lib/benchmark/policy";
 import type { GroundTruthDialogue, PredictedDialogue, Turn } from "@/lib/formats/dialogue";
 import { createRecordedReplay } from "@/lib/replay/recorded-replay";
 import { ReplayError, type ReplayPort } from "@/lib/replay/replay-port";
-import { JudgeError, type Judge } from "@/lib/scoring/judges/judge";
-import { createRulesJudge } from "@/lib/scoring/judges/rules-judge";
-import { itemKey, scoreSubmission, type ItemResult } from "@/lib/scoring/score-submission";
+import { unjudged, type Grader } from "@/lib/scoring/judges/grader";
+import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
+import { itemKey, type ItemResult, type WaterfallItemResult } from "@/lib/scoring/item-result";
+import { scoreSubmission } from "@/lib/scoring/score-submission";
 import type { Submission } from "@/lib/validate/validate-bundle";
 
 const turn = (turnId: number, query: string, answer: Turn["answer"], calls: string[], responses: unknown[]): Turn => ({
@@ -53,27 +54,34 @@ function makeSubmission(): Submission {
     pred("c", [turn(0, "Total?", "9", ["get_t"], [[[9]]])]),
     pred("e", [], "error"),
   ];
-  return { sha256: "x", capabilities: new Map([["mt", new Map(dialogues.map((d) => [d.uuid, d]))]]), outputs: new Map(), metadata: null };
+  return { sha256: "x", capabilities: new Map([["mt", new Map(dialogues.map((d) => [d.uuid, d]))]]), outputs: new Map(), origins: new Map(), metadata: null };
 }
 
-const byUuid = (items: ItemResult[]) => Object.fromEntries(items.map((i) => [i.uuid, i]));
+/** Every item of this benchmark is a waterfall item. */
+function waterfallItems(items: ItemResult[]): WaterfallItemResult[] {
+  return items.map((i) => {
+    if (i.scorer !== "waterfall") throw new Error(`expected a waterfall item, got ${i.scorer}`);
+    return i;
+  });
+}
+const byUuid = (items: ItemResult[]) => Object.fromEntries(waterfallItems(items).map((i) => [i.uuid, i]));
 
 describe("scoreSubmission", () => {
   it("gives every ground-truth item a result with the right status, weight and policy", async () => {
-    const items = byUuid(await scoreSubmission(makeBenchmark("last"), makeSubmission(), { judge: createRulesJudge(), replay: createRecordedReplay() }));
-    expect(items.a).toMatchObject({ status: "scored", score: 1, weight: 2, sources: "multi_source", stage: "groundedness" });
+    const items = byUuid(await scoreSubmission(makeBenchmark("last"), makeSubmission(), { grader: createRulesGrader(), replay: createRecordedReplay() }));
+    expect(items.a).toMatchObject({ scorer: "waterfall", status: "scored", score: 1, weight: 2, sources: "multi_source", stage: "groundedness", bucket: "passed" });
     expect(items.a!.turns.map((t) => t.turnId)).toEqual([1]);
     expect(items.b).toMatchObject({ status: "scored", score: 1, weight: 1, policy: "pass" });
     expect(items.c).toMatchObject({ status: "scored", policy: "unchecked" });
-    expect(items.e).toMatchObject({ status: "agent_error", score: 0, detail: "boom" });
-    expect(items.m).toMatchObject({ status: "missing", score: 0, stage: "none" });
+    expect(items.e).toMatchObject({ status: "agent_error", score: 0, bucket: "not_scored", reason: "boom", detail: null });
+    expect(items.m).toMatchObject({ status: "missing", score: 0, stage: "none", reason: "no prediction for this item" });
   });
 
   it("scores every turn under scoredTurns: all, a missing turn counting 0", async () => {
     const sub = makeSubmission();
     const a = sub.capabilities.get("mt")!.get("a")!;
     a.turns = a.turns.slice(1); // only turn 1 predicted
-    const items = byUuid(await scoreSubmission(makeBenchmark("all"), sub, { judge: createRulesJudge(), replay: createRecordedReplay() }));
+    const items = byUuid(await scoreSubmission(makeBenchmark("all"), sub, { grader: createRulesGrader(), replay: createRecordedReplay() }));
     expect(items.a!.turns).toEqual([
       { turnId: 0, score: 0, stage: "none", status: "missing_turn" },
       { turnId: 1, score: 1, stage: "groundedness", status: "scored" },
@@ -89,19 +97,20 @@ describe("scoreSubmission", () => {
         return createRecordedReplay().replay(req);
       },
     };
-    const flakyJudge: Judge = {
+    const flakyJudge: Grader = {
       id: "flaky",
-      async decide(req) {
-        if (req.question === "Total?") throw new JudgeError("judge failed after 5 attempts: HTTP 500", 5);
-        return createRulesJudge().decide(req);
+      readsPrompts: false,
+      async grade(req) {
+        if ((req.kind === "correctness" || req.kind === "groundedness") && req.question === "Total?") return unjudged("the flaky judge gave no usable reply", "judge failed after 5 attempts: HTTP 500");
+        return createRulesGrader().grade(req);
       },
     };
-    const items = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { judge: flakyJudge, replay: failingReplay });
+    const items = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { grader: flakyJudge, replay: failingReplay });
     const m = byUuid(items);
-    expect(m.b).toMatchObject({ status: "replay_error", score: 0, detail: "replay failed: server died" });
+    expect(m.b).toMatchObject({ status: "replay_error", score: 0, reason: "replay failed: server died" });
     // "c" reproduces the exact responses, so the groundedness judge is asked, and fails.
-    expect(m.c).toMatchObject({ status: "judge_error" });
-    expect(m.c!.verdicts.find((v) => v.outcome === "error")?.explanation).toContain("HTTP 500");
+    expect(m.c).toMatchObject({ status: "judge_error", stage: "groundedness", reason: "the flaky judge gave no usable reply", detail: "judge failed after 5 attempts: HTTP 500" });
+    expect(m.c!.verdicts.find((v) => v.outcome === "error")?.detail).toContain("HTTP 500");
     const agg = aggregate(["mt"], new Set(["mt"]), items);
     expect(agg.capabilities.mt).toMatchObject({ nItems: 5, nMissing: 1, nError: 3, nPolicyUnchecked: 1 });
     expect(agg.capabilities.mt!.statusCounts).toEqual({ scored: 1, replay_error: 1, judge_error: 1, agent_error: 1, missing: 1 });
@@ -109,17 +118,17 @@ describe("scoreSubmission", () => {
 
   it("reports progress for every item", async () => {
     const seen: number[] = [];
-    await scoreSubmission(makeBenchmark("last"), makeSubmission(), { judge: createRulesJudge(), replay: createRecordedReplay(), onProgress: (done, total) => seen.push(done * 10 + total) });
+    await scoreSubmission(makeBenchmark("last"), makeSubmission(), { grader: createRulesGrader(), replay: createRecordedReplay(), onProgress: (done, total) => seen.push(done * 10 + total) });
     expect(seen).toEqual([5, 15, 25, 35, 45, 55]);
   });
 });
 
 describe("scoreSubmission resumption", () => {
   it("reuses stored results and reports only newly scored items", async () => {
-    const first = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { judge: createRulesJudge(), replay: createRecordedReplay() });
+    const first = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { grader: createRulesGrader(), replay: createRecordedReplay() });
     const done = new Map(first.slice(0, 3).map((i) => [itemKey(i.capability, i.uuid), { ...i, detail: "stored" }]));
     const scored: string[] = [];
-    const again = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { judge: createRulesJudge(), replay: createRecordedReplay(), done, onItem: (i) => scored.push(i.uuid) });
+    const again = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { grader: createRulesGrader(), replay: createRecordedReplay(), done, onItem: (i) => scored.push(i.uuid) });
     expect(scored).toEqual(first.slice(3).map((i) => i.uuid));
     expect(again.slice(0, 3).map((i) => i.detail)).toEqual(["stored", "stored", "stored"]);
     expect(again.slice(3)).toEqual(first.slice(3));
