@@ -10,10 +10,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialogueCapability, loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
 import { createMcpReplay, type McpReplayPort } from "@/lib/replay/mcp-replay";
-import { createRulesJudge } from "@/lib/scoring/judges/rules-judge";
+import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
+import { scoreBundle } from "@/lib/scoring/score-bundle";
 import type { ScoreResults } from "@/lib/scoring/score-results";
 import type { ValidationReport } from "@/lib/validate/report";
-import { scoreBundle } from "@/scripts/commands/score";
 import { buildDemo, DEMO_DIR } from "@/scripts/demo/build-demo";
 
 const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -43,9 +43,9 @@ describe("demo sample submissions, replayed over MCP", () => {
     benchmark = await loadBenchmark(DEMO_DIR);
     replay = createMcpReplay(benchmark);
     for (const name of readdirSync(path.join(DEMO_DIR, "submissions")).sort()) {
-      const run = await scoreBundle(benchmark, path.join(DEMO_DIR, "submissions", name), { judge: createRulesJudge(), replay });
+      const run = await scoreBundle(benchmark, path.join(DEMO_DIR, "submissions", name), { grader: createRulesGrader(), replay });
       reports.set(name, run.report);
-      if (run.results) results.set(name, run.results);
+      if (run.kind === "scored") results.set(name, run.results);
     }
   }, 120_000);
   afterAll(() => replay.close());
@@ -77,7 +77,7 @@ describe("demo sample submissions, replayed over MCP", () => {
     for (const r of results.values()) {
       for (const it of r.items) {
         seen.add(`status:${it.status}`);
-        for (const v of it.verdicts) seen.add(`${v.stage}:${v.outcome}`);
+        if (it.scorer === "waterfall") for (const v of it.verdicts) seen.add(`${v.stage}:${v.outcome}`);
       }
     }
     for (const k of [

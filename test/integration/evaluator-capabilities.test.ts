@@ -17,7 +17,8 @@ import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
-import { createOpenAiScoreJudge } from "@/lib/scoring/judges/openai-score-judge";
+import { eq } from "drizzle-orm";
+import { scoringRuns } from "@/db/schema";
 import { NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { fastRetries, startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
 
@@ -78,14 +79,16 @@ describe("the NVIDIA-style demo on the leaderboard", () => {
     const items = listItems(db, detail.run!.id, { capability: "incident_report" });
     expect(items.total).toBe(4);
     expect(items.facets.stages).toEqual(["qa", "report", "trajectory"]);
-    const report = getItem(db, detail.run!.id, "incident_report", items.rows[0]!.uuid)!;
+    // This demo shows its ground truth, so the evaluator's evidence is there.
+    expect(detail.benchmark.showGroundTruth).toBe(true);
+    const report = getItem(db, detail.run!.id, "incident_report", items.rows[0]!.uuid, { showGroundTruth: true })!;
     expect(report.stage).toBe("report");
     expect(report.evaluation).toMatchObject({ kind: "report", status: "scored", judge: "rules" });
     expect(Object.keys(report.evaluation!.details!)).toContain("sections");
     const truth = await loadItemGroundTruth(db, id, "incident_report", report.uuid);
     expect(truth?.answer).toMatchObject({ title: expect.any(String) });
 
-    const turn = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2")!;
+    const turn = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: true })!;
     expect(turn.calls.length).toBeGreaterThan(0);
     expect(turn.evaluation?.kind).toBe("trajectory");
   });
@@ -109,19 +112,20 @@ describe("an LLM judge fault in an evaluator capability", () => {
     const keep = (src: string) => !src.includes(`${path.sep}submissions${path.sep}`) || (src.includes("reference-agent") && !src.includes(`reference-agent${path.sep}report`));
     cpSync(NVIDIA_DEMO_DIR, bench, { recursive: true, filter: keep });
     const yaml = path.join(bench, "benchmark.yaml");
-    writeFileSync(yaml, readFileSync(yaml, "utf8").replace('version: "1.0"', 'version: "1.0"\njudge: { kind: openai, model: grader }'));
+    writeFileSync(yaml, readFileSync(yaml, "utf8").replace('version: "1.0"', `version: "1.0"\njudge: { kind: openai, model: grader, baseUrl: "${fake.baseUrl}" }`));
     fake.setResponder((req) => (/tool use/.test(req.rawBody) ? { status: 500, body: { error: "down" } } : { content: JSON.stringify({ score: 0.5, reasoning: "fake: half" }) }));
 
     const db = openDatabase(":memory:");
     const { versionId } = await registerBenchmark(db, bench, { isDefault: true, now: now() });
     const a = await ingestBundle(db, { versionId, bundlePath: path.join(bench, "submissions/reference-agent"), source: "local", sourceRef: "x", actor: "cli" }, now);
-    const base = createScoringDeps(db, { now });
+    // The worker's judge comes from benchmark.yaml through the one factory; only the transport is the test's.
     const sleeps: number[] = [];
-    const deps = { ...base, scoreJudgeFor: () => createOpenAiScoreJudge({ ...fastRetries(fake.baseUrl, sleeps), model: "grader" }) };
+    const { baseUrl: _b, ...transport } = fastRetries(fake.baseUrl, sleeps);
+    const deps = createScoringDeps(db, { now, env: { AGENTBOARD_JUDGE_API_KEY: "sk-test-secret" }, transport });
     try {
       await runWorker(db, deps, { untilIdle: true });
     } finally {
-      await base.close();
+      await deps.close();
     }
     const detail = getSubmission(db, a.submissionId)!;
     expect(detail.state).toBe("error");
@@ -129,8 +133,15 @@ describe("an LLM judge fault in an evaluator capability", () => {
     const faulty = listItems(db, detail.run!.id, { status: "judge_error" });
     expect(faulty.total).toBe(10);
     expect(new Set(faulty.rows.map((r) => r.capability))).toEqual(new Set(["tool_trajectory"]));
-    const item = getItem(db, detail.run!.id, "tool_trajectory", faulty.rows[0]!.uuid)!;
+    // The judge's failure is private detail: a private benchmark shows only that it could not judge.
+    const item = getItem(db, detail.run!.id, "tool_trajectory", faulty.rows[0]!.uuid, { showGroundTruth: true })!;
     expect(item.detail).toMatch(/HTTP 500/);
+    expect(item.reason).toMatch(/no usable reply/);
+    expect(getItem(db, detail.run!.id, "tool_trajectory", faulty.rows[0]!.uuid, { showGroundTruth: false })!.detail).toBeNull();
+    // The run records the judge it was scored with, never its key.
+    const run = db.select().from(scoringRuns).where(eq(scoringRuns.id, detail.run!.id)).get()!;
+    expect(run.judge).toEqual({ id: "openai:grader", kind: "openai", model: "grader", baseUrl: fake.baseUrl, concurrency: 16 });
+    expect(JSON.stringify(run)).not.toContain("sk-test-secret");
     const qa = listItems(db, detail.run!.id, { capability: "video_qa" });
     expect(qa.rows.every((r) => r.status === "scored" && r.score === 0.5)).toBe(true);
     expect(listItems(db, detail.run!.id, { capability: "incident_report" }).rows.every((r) => r.status === "missing")).toBe(true);
