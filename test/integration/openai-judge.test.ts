@@ -1,20 +1,23 @@
 /**
- * The OpenAI-compatible judge against a real HTTP server on 127.0.0.1 (test/helpers): happy
- * path, retries with backoff and Retry-After, give-up, timeouts, garbage replies, the verdict
- * cache, in-flight de-duplication and bounded concurrency. Sleep and randomness are injected,
- * so the backoff is recorded instead of waited out.
+ * The OpenAI-compatible grader's pass/fail verdicts against a real HTTP server on 127.0.0.1
+ * (test/helpers): happy path, retries with backoff and Retry-After, give-up as "unjudged",
+ * timeouts, garbage replies, the grade cache, in-flight de-duplication and bounded
+ * concurrency. Sleep and randomness are injected, so the backoff is recorded instead of
+ * waited out. A correctness judge's own words quote the reference: they are private detail.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { JudgeError, type JudgeRequest } from "@/lib/scoring/judges/judge";
-import { createOpenAiJudge, type OpenAiJudgeOptions } from "@/lib/scoring/judges/openai-judge";
+import { createMemoryGradeCache, sha256 } from "@/lib/scoring/judges/grade-cache";
+import type { Grade, GradeRequest } from "@/lib/scoring/judges/grader";
+import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/scoring/judges/openai-grader";
 import { buildPrompt } from "@/lib/scoring/judges/prompts";
-import { createMemoryVerdictCache, sha256 } from "@/lib/scoring/judges/verdict-cache";
 import { fastRetries, chatCompletion, startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
 
 const MODEL = "judge-mini";
 
-const correctnessReq = (question = "What is the mean abv of the cellar's ciders?"): JudgeRequest => ({
-  task: "correctness",
+type VerdictRequest = Extract<GradeRequest, { kind: "correctness" | "groundedness" }>;
+
+const correctnessReq = (question = "What is the mean abv of the cellar's ciders?"): VerdictRequest => ({
+  kind: "correctness",
   question,
   answer: "The mean is 41.26.",
   answerValue: "The mean is 41.26.",
@@ -22,8 +25,8 @@ const correctnessReq = (question = "What is the mean abv of the cellar's ciders?
   referenceValue: "41.2587",
 });
 
-const groundednessReq: JudgeRequest = {
-  task: "groundedness",
+const groundednessReq: VerdictRequest = {
+  kind: "groundedness",
   question: "Which cider is the strongest?",
   answer: "Pommeau Noir, at 18.5%.",
   answerValue: "Pommeau Noir, at 18.5%.",
@@ -44,39 +47,33 @@ afterEach(async () => {
   await server.close();
 });
 
-function judge(over: Partial<OpenAiJudgeOptions> = {}) {
-  return createOpenAiJudge({ ...fastRetries(server.baseUrl, sleeps), model: MODEL, ...over });
+function judge(over: Partial<OpenAiGraderOptions> = {}) {
+  return createOpenAiGrader({ ...fastRetries(server.baseUrl, sleeps), model: MODEL, ...over });
 }
 
-/** The rejection of a promise that must reject. */
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof Error) return err;
-    throw new Error(`rejected with a non-error: ${String(err)}`);
-  }
-  throw new Error("expected the promise to reject");
+/** A grade that must be "could not judge": its message is private detail. */
+async function unjudged(p: Promise<Grade>): Promise<Grade & { detail: string }> {
+  const g = await p;
+  expect(g).toMatchObject({ outcome: "unjudged", score: null, reason: `the openai:${MODEL} judge gave no usable reply` });
+  expect(typeof g.detail).toBe("string");
+  return g as Grade & { detail: string };
 }
 
-async function judgeError(p: Promise<unknown>): Promise<JudgeError> {
-  const err = await rejection(p);
-  expect(err).toBeInstanceOf(JudgeError);
-  return err as JudgeError;
-}
+const passed = (g: Grade) => g.outcome === "pass";
 
 describe("openai judge: happy path", () => {
   it("posts the prompt at temperature 0 and reads a JSON verdict", async () => {
     server.enqueue({ content: verdictJson("correct", "41.26 is 41.2587 at two decimals") });
     const j = judge();
     const req = correctnessReq();
-    const d = await j.decide(req);
+    const d = await j.grade(req);
 
     expect(j.id).toBe(`openai:${MODEL}`);
     expect(d).toEqual({
-      pass: true,
+      outcome: "pass",
       score: 1,
-      explanation: "41.26 is 41.2587 at two decimals",
+      reason: `judged correct by openai:${MODEL}`,
+      detail: "41.26 is 41.2587 at two decimals",
       promptHash: sha256(JSON.stringify(buildPrompt(req))),
       cacheHit: false,
     });
@@ -96,20 +93,21 @@ describe("openai judge: happy path", () => {
   });
 
   it("sends the API key as a bearer token", async () => {
-    await judge({ apiKey: "sk-test-123" }).decide(correctnessReq());
+    await judge({ apiKey: "sk-test-123" }).grade(correctnessReq());
     expect(server.requests[0]!.headers.authorization).toBe("Bearer sk-test-123");
   });
 
   it("appends /chat/completions to a base URL with a path and trailing slashes", async () => {
-    const d = await judge({ baseUrl: `${server.baseUrl}/v1//` }).decide(correctnessReq());
-    expect(d.pass).toBe(true);
+    const d = await judge({ baseUrl: `${server.baseUrl}/v1//` }).grade(correctnessReq());
+    expect(passed(d)).toBe(true);
     expect(server.requests[0]!.path).toBe("/v1/chat/completions");
   });
 
   it("fails a groundedness reply of partially_grounded, fenced in prose", async () => {
     server.enqueue({ content: 'Sure.\n```json\n{"verdict": "partially_grounded", "reason": "18.5% is there, the ranking is not"}\n```' });
-    const d = await judge().decide(groundednessReq);
-    expect(d).toMatchObject({ pass: false, score: 0, explanation: "18.5% is there, the ranking is not", cacheHit: false });
+    const d = await judge().grade(groundednessReq);
+    // Groundedness never sees the reference: the judge's words are the public reason.
+    expect(d).toMatchObject({ outcome: "fail", score: 0, reason: "18.5% is there, the ranking is not", detail: null, cacheHit: false });
     const system = (server.requests[0]!.json as { messages: { content: string }[] }).messages[0]!.content;
     expect(system).toContain("partially_grounded");
     const user = (server.requests[0]!.json as { messages: { content: string }[] }).messages[1]!.content;
@@ -118,88 +116,85 @@ describe("openai judge: happy path", () => {
 
   it("explains with the label when the reply gives no reason", async () => {
     server.enqueue({ content: "<think>maybe correct?</think>\nVerdict: incorrect" });
-    const d = await judge().decide(correctnessReq());
-    expect(d.pass).toBe(false);
-    expect(d.explanation).toBe("Verdict: incorrect");
+    const d = await judge().grade(correctnessReq());
+    expect(passed(d)).toBe(false);
+    expect(d.detail).toBe("Verdict: incorrect");
     server.enqueue({ content: "incorrect" });
-    expect((await judge().decide(correctnessReq("another question"))).explanation).toBe("verdict: incorrect");
+    expect((await judge().grade(correctnessReq("another question"))).detail).toBe("verdict: incorrect");
   });
 });
 
 describe("openai judge: retries", () => {
   it("retries a 429 and honours Retry-After", async () => {
     server.enqueue({ status: 429, retryAfter: 2 }, { content: verdictJson("incorrect", "wrong value") });
-    const d = await judge().decide(correctnessReq());
+    const d = await judge().grade(correctnessReq());
     expect(server.requestCount).toBe(2);
-    expect(d).toMatchObject({ pass: false, score: 0, explanation: "wrong value", cacheHit: false });
+    expect(d).toMatchObject({ outcome: "fail", score: 0, detail: "wrong value", cacheHit: false });
     // Backoff would be random() * 100 = 100 ms; Retry-After: 2 asks for 2 s.
     expect(sleeps).toEqual([2000]);
   });
 
   it("uses jittered exponential backoff when there is no Retry-After", async () => {
     server.enqueue({ status: 429 }, { status: 503 }, { content: verdictJson("correct", "ok") });
-    const d = await judge({ maxAttempts: 4, random: () => 0.5 }).decide(correctnessReq());
-    expect(d.pass).toBe(true);
+    const d = await judge({ maxAttempts: 4, random: () => 0.5 }).grade(correctnessReq());
+    expect(passed(d)).toBe(true);
     expect(server.requestCount).toBe(3);
     expect(sleeps).toEqual([50, 100]);
   });
 
-  it("gives up after maxAttempts 5xx replies with a JudgeError", async () => {
+  it("gives up after maxAttempts 5xx replies as unjudged", async () => {
     server.setResponder(() => ({ status: 500 }));
-    const err = await judgeError(judge({ maxAttempts: 3 }).decide(correctnessReq()));
+    const err = await unjudged(judge({ maxAttempts: 3 }).grade(correctnessReq()));
     expect(server.requestCount).toBe(3);
-    expect(err.attempts).toBe(3);
-    expect(err.message).toBe("judge failed after 3 attempts: HTTP 500");
+    expect(err.detail).toBe("judge failed after 3 attempts: HTTP 500");
     expect(sleeps).toEqual([100, 200]);
   });
 
   it("caps the backoff at maxDelayMs", async () => {
     server.setResponder(() => ({ status: 502 }));
-    await judgeError(judge({ maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 250 }).decide(correctnessReq()));
+    await unjudged(judge({ maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 250 }).grade(correctnessReq()));
     expect(server.requestCount).toBe(5);
     expect(sleeps).toEqual([100, 200, 250, 250]);
   });
 
   it("does not retry a 4xx other than 429", async () => {
     server.enqueue({ status: 400, body: '{"error": {"message": "bad model name"}}' });
-    const err = await judgeError(judge().decide(correctnessReq()));
+    const err = await unjudged(judge().grade(correctnessReq()));
     expect(server.requestCount).toBe(1);
-    expect(err.attempts).toBe(1);
-    expect(err.message).toContain("HTTP 400");
-    expect(err.message).toContain("bad model name");
+    expect(err.detail).toContain("HTTP 400");
+    expect(err.detail).toContain("bad model name");
     expect(sleeps).toEqual([]);
   });
 
   it("retries a request that outlives timeoutMs, then gives up", async () => {
     server.setResponder(() => ({ delayMs: 1_000, content: verdictJson("correct", "too late") }));
     // Without the timeout the first attempt would wait out the 1 s delay and succeed.
-    const err = await judgeError(judge({ timeoutMs: 100, maxAttempts: 2 }).decide(correctnessReq()));
+    const err = await unjudged(judge({ timeoutMs: 100, maxAttempts: 2 }).grade(correctnessReq()));
     expect(server.requestCount).toBe(2);
-    expect(err.message).toBe("judge failed after 2 attempts: timed out after 100 ms");
+    expect(err.detail).toBe("judge failed after 2 attempts: timed out after 100 ms");
   });
 
   it("recovers when a timed-out request is followed by a prompt reply", async () => {
     server.enqueue({ delayMs: 1_000, content: verdictJson("correct", "too late") }, { content: verdictJson("incorrect", "in time") });
-    const d = await judge({ timeoutMs: 100 }).decide(correctnessReq());
+    const d = await judge({ timeoutMs: 100 }).grade(correctnessReq());
     expect(server.requestCount).toBe(2);
-    expect(d).toMatchObject({ pass: false, explanation: "in time" });
+    expect(d).toMatchObject({ outcome: "fail", detail: "in time" });
   });
 
   it("retries garbage replies (non-JSON body, no choices, unparseable content), then gives up", async () => {
     server.enqueue({ body: "<html>502 Bad Gateway</html>" }, { body: { id: "x", object: "chat.completion" } }, { content: "I would rather not say." });
-    const err = await judgeError(judge({ maxAttempts: 3 }).decide(correctnessReq()));
+    const err = await unjudged(judge({ maxAttempts: 3 }).grade(correctnessReq()));
     expect(server.requestCount).toBe(3);
-    expect(err.attempts).toBe(3);
-    expect(err.message).toContain("judge failed after 3 attempts: no correctness verdict found in judge reply");
-    expect(err.message).toContain("I would rather not say.");
+    expect(err.detail).toContain("judge failed after 3 attempts: no correctness verdict found in judge reply");
+    expect(err.detail).toContain("I would rather not say.");
     expect(sleeps).toEqual([100, 200]);
   });
 
   it("names the last garbage reply in the error", async () => {
     server.setResponder(() => ({ body: "not json at all" }));
-    expect((await judgeError(judge({ maxAttempts: 2 }).decide(correctnessReq()))).message).toBe("judge failed after 2 attempts: response body is not JSON");
+    expect((await unjudged(judge({ maxAttempts: 2 }).grade(correctnessReq()))).detail).toBe("judge failed after 2 attempts: response body is not JSON");
     server.setResponder(() => ({ body: chatCompletion(null) }));
-    expect((await judgeError(judge({ maxAttempts: 2 }).decide(correctnessReq("q2")))).message).toBe(
+    expect((await unjudged(judge({ maxAttempts: 2 }).grade(correctnessReq("q2")))).detail).toBe(
       "judge failed after 2 attempts: response has no choices[0].message.content",
     );
     expect(server.requestCount).toBe(4);
@@ -207,72 +202,72 @@ describe("openai judge: retries", () => {
 
   it("recovers from a garbage reply", async () => {
     server.enqueue({ body: { choices: [] } }, { content: "Verdict: yes" });
-    const d = await judge().decide(correctnessReq());
+    const d = await judge().grade(correctnessReq());
     expect(server.requestCount).toBe(2);
-    expect(d.pass).toBe(true);
+    expect(passed(d)).toBe(true);
   });
 
-  it("turns a refused connection into a JudgeError after its retries", async () => {
+  it("turns a refused connection into an unjudged grade after its retries", async () => {
     const url = server.baseUrl;
     await server.close();
-    const err = await judgeError(judge({ baseUrl: url, maxAttempts: 2 }).decide(correctnessReq()));
-    expect(err.message).toContain("judge failed after 2 attempts: network error");
+    const err = await unjudged(judge({ baseUrl: url, maxAttempts: 2 }).grade(correctnessReq()));
+    expect(err.detail).toContain("judge failed after 2 attempts: network error");
     server = await startFakeOpenAiServer();
   });
 });
 
-describe("openai judge: verdict cache", () => {
+describe("openai judge: grade cache", () => {
   it("answers a second identical request from the cache without HTTP", async () => {
-    const cache = createMemoryVerdictCache();
+    const cache = createMemoryGradeCache();
     const j = judge({ cache });
     server.enqueue({ content: verdictJson("correct", "same value") });
-    const first = await j.decide(correctnessReq());
-    const second = await j.decide(correctnessReq());
+    const first = await j.grade(correctnessReq());
+    const second = await j.grade(correctnessReq());
     expect(server.requestCount).toBe(1);
     expect(first.cacheHit).toBe(false);
     expect(second).toEqual({ ...first, cacheHit: true });
     expect(cache.size()).toBe(1);
 
     // Another prompt, or the same prompt to another model, is a miss.
-    await j.decide(correctnessReq("a different question"));
-    await judge({ cache, model: "judge-large" }).decide(correctnessReq());
+    await j.grade(correctnessReq("a different question"));
+    await judge({ cache, model: "judge-large" }).grade(correctnessReq());
     expect(server.requestCount).toBe(3);
     expect(cache.size()).toBe(3);
   });
 
-  it("never caches an error", async () => {
-    const cache = createMemoryVerdictCache();
+  it("never caches an unjudged grade", async () => {
+    const cache = createMemoryGradeCache();
     const j = judge({ cache, maxAttempts: 1 });
     server.enqueue({ status: 500 });
-    await judgeError(j.decide(correctnessReq()));
+    await unjudged(j.grade(correctnessReq()));
     expect(cache.size()).toBe(0);
 
     server.enqueue({ content: verdictJson("incorrect", "second try") });
-    const d = await j.decide(correctnessReq());
+    const d = await j.grade(correctnessReq());
     expect(server.requestCount).toBe(2);
-    expect(d).toMatchObject({ pass: false, explanation: "second try", cacheHit: false });
+    expect(d).toMatchObject({ outcome: "fail", detail: "second try", cacheHit: false });
 
-    const again = await j.decide(correctnessReq());
+    const again = await j.grade(correctnessReq());
     expect(server.requestCount).toBe(2);
-    expect(again).toMatchObject({ pass: false, explanation: "second try", cacheHit: true });
+    expect(again).toMatchObject({ outcome: "fail", detail: "second try", cacheHit: true });
   });
 
   it("de-duplicates concurrent identical requests", async () => {
     server.setResponder(() => ({ delayMs: 50, content: verdictJson("correct", "shared") }));
     const j = judge();
-    const results = await Promise.all([j.decide(correctnessReq()), j.decide(correctnessReq()), j.decide(correctnessReq())]);
+    const results = await Promise.all([j.grade(correctnessReq()), j.grade(correctnessReq()), j.grade(correctnessReq())]);
     expect(server.requestCount).toBe(1);
-    expect(results.map((r) => r.explanation)).toEqual(["shared", "shared", "shared"]);
+    expect(results.map((r) => r.detail)).toEqual(["shared", "shared", "shared"]);
     expect(results.map((r) => r.cacheHit).sort()).toEqual([false, true, true]);
   });
 
   it("shares a failure among concurrent identical requests and retries later", async () => {
     server.enqueue({ delayMs: 50, status: 503 });
     const j = judge({ maxAttempts: 1 });
-    const settled = await Promise.allSettled([j.decide(correctnessReq()), j.decide(correctnessReq())]);
-    expect(settled.map((s) => s.status)).toEqual(["rejected", "rejected"]);
+    const shared = await Promise.all([j.grade(correctnessReq()), j.grade(correctnessReq())]);
+    expect(shared.map((g) => g.outcome)).toEqual(["unjudged", "unjudged"]);
     expect(server.requestCount).toBe(1);
-    expect((await j.decide(correctnessReq())).pass).toBe(true);
+    expect(passed(await j.grade(correctnessReq()))).toBe(true);
     expect(server.requestCount).toBe(2);
   });
 });
@@ -281,8 +276,8 @@ describe("openai judge: bounded concurrency", () => {
   it("never has more than `concurrency` requests in flight", async () => {
     server.setResponder(() => ({ delayMs: 50, content: verdictJson("correct", "ok") }));
     const j = judge({ concurrency: 2 });
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => j.decide(correctnessReq(`question ${i}`))));
-    expect(results.every((r) => r.pass && !r.cacheHit)).toBe(true);
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => j.grade(correctnessReq(`question ${i}`))));
+    expect(results.every((r) => passed(r) && !r.cacheHit)).toBe(true);
     expect(server.requestCount).toBe(6);
     expect(server.maxInFlight).toBe(2);
     expect(server.inFlight).toBe(0);
@@ -291,7 +286,7 @@ describe("openai judge: bounded concurrency", () => {
   it("runs them all at once when the limit allows (the server does see overlap)", async () => {
     server.setResponder(() => ({ delayMs: 50, content: verdictJson("correct", "ok") }));
     const j = judge({ concurrency: 16 });
-    await Promise.all(Array.from({ length: 6 }, (_, i) => j.decide(correctnessReq(`question ${i}`))));
+    await Promise.all(Array.from({ length: 6 }, (_, i) => j.grade(correctnessReq(`question ${i}`))));
     expect(server.maxInFlight).toBeGreaterThan(2);
   });
 
@@ -299,8 +294,8 @@ describe("openai judge: bounded concurrency", () => {
     let n = 0;
     server.setResponder(() => (n++ % 2 === 0 ? { delayMs: 20, status: 503 } : { delayMs: 20, content: verdictJson("correct", "ok") }));
     const j = judge({ concurrency: 1, maxAttempts: 10 });
-    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => j.decide(correctnessReq(`retry ${i}`))));
-    expect(results.every((r) => r.pass)).toBe(true);
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => j.grade(correctnessReq(`retry ${i}`))));
+    expect(results.every(passed)).toBe(true);
     expect(server.maxInFlight).toBe(1);
     expect(server.requestCount).toBeGreaterThanOrEqual(5);
   });
