@@ -1,8 +1,8 @@
 /**
  * The GitHub operations submission handling needs, as a small port (`GitHubPort`) with one
- * octokit implementation. Orchestration and tests depend on the port; only this file knows
- * octokit. Transport shapes are reshaped into plain types here, at the boundary.
- * Configuration (token, API base URL) is passed in: nothing here reads the environment.
+ * octokit implementation (connect.ts builds it). Orchestration and tests depend on the port.
+ * Transport shapes are reshaped into plain types here, at the boundary. Configuration
+ * (token, API base URL) is passed in: nothing here reads the environment.
  */
 import { Octokit, RequestError } from "octokit";
 
@@ -103,14 +103,10 @@ export function parseRepoRef(text: string): RepoRef | undefined {
   return m && m[2] !== "." && m[2] !== ".." ? { owner: m[1]!, repo: m[2]! } : undefined;
 }
 
-/** The octokit-backed port. Pass `retry: false, throttle: false` against a fake server. */
-export function createGitHubClient(options: GitHubClientOptions): GitHubPort {
-  return new OctokitGitHub(options);
-}
-
 const PERMISSIONS: readonly RepositoryPermission[] = ["admin", "maintain", "write", "triage", "read", "none"];
 const DEFAULT_LABEL_COLOR = "ededed";
 
+/** The octokit-backed port; built by `connectGitHub` (connect.ts), the one way in. */
 export class OctokitGitHub implements GitHubPort {
   private readonly octokit: Octokit;
   /** Labels known to exist, per repository, so each is created at most once per client. */
@@ -130,12 +126,12 @@ export class OctokitGitHub implements GitHubPort {
     const items = await this.call("list issues", () =>
       this.octokit.paginate(this.octokit.rest.issues.listForRepo, { ...repo, labels: label, state: "open", per_page: 100 }),
     );
-    return items.filter((i) => !i.pull_request).map(toIssue);
+    return items.filter((i) => !i.pull_request).map(issueFromJson);
   }
 
   async getIssue(repo: RepoRef, issueNumber: number): Promise<GitHubIssue> {
     const { data } = await this.call(`get issue #${issueNumber}`, () => this.octokit.rest.issues.get({ ...repo, issue_number: issueNumber }));
-    return toIssue(data);
+    return issueFromJson(data);
   }
 
   async listComments(repo: RepoRef, issueNumber: number, options: { since?: string | Date } = {}): Promise<GitHubComment[]> {
@@ -143,17 +139,17 @@ export class OctokitGitHub implements GitHubPort {
     const items = await this.call(`list comments of #${issueNumber}`, () =>
       this.octokit.paginate(this.octokit.rest.issues.listComments, { ...repo, issue_number: issueNumber, per_page: 100, ...(since ? { since } : {}) }),
     );
-    return items.map(toComment);
+    return items.map(commentFromJson);
   }
 
   async createComment(repo: RepoRef, issueNumber: number, body: string): Promise<GitHubComment> {
     const { data } = await this.call(`comment on #${issueNumber}`, () => this.octokit.rest.issues.createComment({ ...repo, issue_number: issueNumber, body }));
-    return toComment(data);
+    return commentFromJson(data);
   }
 
   async updateComment(repo: RepoRef, commentId: number, body: string): Promise<GitHubComment> {
     const { data } = await this.call(`update comment ${commentId}`, () => this.octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body }));
-    return toComment(data);
+    return commentFromJson(data);
   }
 
   async ensureLabel(repo: RepoRef, label: LabelSpec): Promise<void> {
@@ -228,7 +224,8 @@ export class OctokitGitHub implements GitHubPort {
   }
 }
 
-interface IssueData {
+/** GitHub's issue JSON, as the REST API and webhooks send it (the fields we read). */
+export interface IssueJson {
   number: number;
   title: string;
   body?: string | null;
@@ -240,7 +237,8 @@ interface IssueData {
   updated_at: string;
 }
 
-interface CommentData {
+/** GitHub's issue comment JSON, as the REST API and webhooks send it (the fields we read). */
+export interface CommentJson {
   id: number;
   body?: string;
   user: { login: string; type?: string } | null;
@@ -249,7 +247,7 @@ interface CommentData {
   updated_at: string;
 }
 
-function toIssue(i: IssueData): GitHubIssue {
+export function issueFromJson(i: IssueJson): GitHubIssue {
   return {
     number: i.number,
     title: i.title,
@@ -263,7 +261,7 @@ function toIssue(i: IssueData): GitHubIssue {
   };
 }
 
-function toComment(c: CommentData): GitHubComment {
+export function commentFromJson(c: CommentJson): GitHubComment {
   return {
     id: c.id,
     body: c.body ?? "",

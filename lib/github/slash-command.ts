@@ -1,7 +1,8 @@
 /**
  * Maintainer commands in issue comments: `/approve`, `/reject <reason>`, `/rescore` and
  * `/withdraw [reason]`, on the comment's first non-blank line. Quoted lines (`> /approve`)
- * and code are not commands, so quoting a command in a reply does not repeat it.
+ * and code are not commands, so quoting a command in a reply does not repeat it. Each is
+ * one of the review actions of lib/submissions/review.ts, which the intake applies.
  */
 export type SlashCommand =
   | { name: "approve" }

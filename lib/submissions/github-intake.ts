@@ -10,15 +10,17 @@ import path from "node:path";
 import { and, eq, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { githubDeliveries, githubIssues, submissions } from "../../db/schema";
+import { connectGitHub, type ConnectOptions } from "../github/connect";
 import { DownloadError, downloadBundle, type DownloadedBundle } from "../github/download-bundle";
 import { GitHubApiError, hasWriteAccess, type GitHubComment, type GitHubIssue, type GitHubPort, type RepoRef } from "../github/github-client";
 import { parseIssueForm, renderFormProblems, SUBMISSION_LABEL, type IssueSubmission } from "../github/issue-form";
 import { parseSlashCommand, type SlashCommand } from "../github/slash-command";
-import { ingestBundle, metadataFromBundle, reviseBundle, type SubmissionMetadata } from "./ingest";
-import { approve, reject, rescore, withdraw } from "./review";
+import { readWebhookPayload } from "../github/webhook-payload";
 import { defaultVersionId } from "./benchmarks";
-import { connectGitHub, githubConfigured, githubSettingsFromEnv, type GitHubSettings } from "./github-settings";
+import { githubConfigured, githubSettingsFromEnv, type GitHubSettings } from "./github-settings";
 import { LABEL_PREFIX, loadIssueStatus, renderStatusComment, STATUS_MARKER, statusHash, statusLabel } from "./github-status";
+import { ingestBundle, metadataFromBundle, reviseBundle, type SubmissionMetadata } from "./ingest";
+import { applyReviewAction, type ReviewAction } from "./review";
 import { TransitionError } from "./transitions";
 
 export interface GitHubIntake {
@@ -31,6 +33,44 @@ export interface GitHubIntake {
   /** Bundle download; default the SSRF-safe downloader with the settings' limits. */
   download?: (url: string) => Promise<DownloadedBundle>;
   log?: (line: string) => void;
+}
+
+export interface IntakeOptions {
+  now?: () => Date;
+  log?: (line: string) => void;
+  download?: GitHubIntake["download"];
+  /** Default the database's default benchmark version. */
+  versionId?: number;
+  /** Octokit's retry and throttling (default on, except against a local server). */
+  connect?: ConnectOptions;
+}
+
+/** There is no benchmark for new submissions: the intake cannot run. */
+export class NoDefaultBenchmarkError extends Error {
+  override readonly name = "NoDefaultBenchmarkError";
+  constructor() {
+    super("no default benchmark in the database");
+  }
+}
+
+/**
+ * The intake for a database and settings, connected to GitHub: the one way the CLI, the
+ * webhook and the admin mirror build it. Throws GitHubNotConfiguredError without credentials
+ * (check `githubConfigured` first) and NoDefaultBenchmarkError without a benchmark.
+ */
+export async function createGitHubIntake(db: Db, settings: GitHubSettings, options: IntakeOptions = {}): Promise<GitHubIntake> {
+  const versionId = options.versionId ?? defaultVersionId(db);
+  if (versionId === undefined) throw new NoDefaultBenchmarkError();
+  const gh = await connectGitHub(settings, options.connect);
+  return {
+    db,
+    gh,
+    settings,
+    versionId,
+    now: options.now ?? (() => new Date()),
+    ...(options.download ? { download: options.download } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  };
 }
 
 export type IssueOutcome = "ignored" | "unchanged" | "needs_changes" | "deferred" | "ingested" | "revised";
@@ -188,7 +228,7 @@ export async function processComment(ctx: GitHubIntake, repo: RepoRef, issue: Gi
     return "failed";
   }
   try {
-    await runCommand(ctx, row.submissionId, command, { actor: `github:${login}`, at: ctx.now() });
+    await applyReviewAction(ctx.db, row.submissionId, reviewActionOf(command), { actor: `github:${login}`, at: ctx.now() });
   } catch (err) {
     if (!(err instanceof TransitionError)) throw err;
     const state = ctx.db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, row.submissionId)).get()?.state;
@@ -200,17 +240,9 @@ export async function processComment(ctx: GitHubIntake, repo: RepoRef, issue: Gi
   return "done";
 }
 
-export async function runCommand(ctx: Pick<GitHubIntake, "db">, submissionId: number, command: SlashCommand, who: { actor: string; at: Date }): Promise<void> {
-  switch (command.name) {
-    case "approve":
-      return approve(ctx.db, submissionId, who);
-    case "reject":
-      return reject(ctx.db, submissionId, who, command.reason);
-    case "withdraw":
-      return withdraw(ctx.db, submissionId, who, command.reason);
-    case "rescore":
-      await rescore(ctx.db, submissionId, who, {}, "rescore requested on GitHub");
-  }
+/** A slash command is a review action; `/rescore` records where it was asked for. */
+function reviewActionOf(command: SlashCommand): ReviewAction {
+  return command.name === "rescore" ? { name: "rescore", reason: "rescore requested on GitHub" } : command;
 }
 
 /** Edits the status comment and the state label when what they say has changed. */
@@ -287,55 +319,21 @@ export function recordDelivery(db: Db, delivery: { id: string; event: string; pa
   return res.changes === 1 ? "queued" : "duplicate";
 }
 
-interface PayloadIssue {
-  number: number;
-  title?: string;
-  body?: string | null;
-  state?: string;
-  html_url?: string;
-  labels?: ({ name?: string } | string)[];
-  user?: { login?: string } | null;
-  created_at?: string;
-  updated_at?: string;
-  pull_request?: unknown;
-}
-
-function issueFromPayload(p: PayloadIssue): GitHubIssue {
-  return {
-    number: p.number,
-    title: p.title ?? "",
-    body: p.body ?? "",
-    state: p.state === "closed" ? "closed" : "open",
-    labels: (p.labels ?? []).map((l) => (typeof l === "string" ? l : (l.name ?? ""))),
-    author: p.user?.login ?? null,
-    htmlUrl: p.html_url ?? "",
-    createdAt: p.created_at ?? "",
-    updatedAt: p.updated_at ?? "",
-  };
-}
-
 /** Does what a stored delivery asks; returns false when it is not ours to handle. */
 async function handleDelivery(ctx: GitHubIntake, event: string, payload: Record<string, unknown>): Promise<boolean> {
-  const repoName = (payload.repository as { full_name?: string } | undefined)?.full_name ?? "";
-  const [owner, name] = repoName.split("/");
-  if (!owner || !name) return false;
-  const repo = { owner, repo: name };
-  if (ctx.settings.repo && fullName(ctx.settings.repo).toLowerCase() !== repoName.toLowerCase()) return false;
-  const raw = payload.issue as PayloadIssue | undefined;
-  if (!raw || raw.pull_request) return false;
-  const issue = issueFromPayload(raw);
+  const read = readWebhookPayload(event, payload);
+  if (!read.ok) return false;
+  const { repo, issue, action } = read.delivery;
+  if (ctx.settings.repo && fullName(ctx.settings.repo).toLowerCase() !== fullName(repo).toLowerCase()) return false;
   if (!issue.labels.includes(SUBMISSION_LABEL)) return false;
-  const action = payload.action;
-  if (event === "issues" && (action === "opened" || action === "edited" || action === "reopened" || action === "labeled")) {
+  if (read.delivery.event === "issues" && (action === "opened" || action === "edited" || action === "reopened" || action === "labeled")) {
     await processIssue(ctx, repo, issue);
-  } else if (event === "issue_comment" && action === "created") {
-    const c = payload.comment as { id: number; body?: string; user?: { login?: string; type?: string } | null; html_url?: string; created_at?: string; updated_at?: string };
-    const comment: GitHubComment = { id: c.id, body: c.body ?? "", author: c.user?.login ?? null, authorType: c.user?.type ?? null, htmlUrl: c.html_url ?? "", createdAt: c.created_at ?? "", updatedAt: c.updated_at ?? "" };
-    await readComments(ctx, repo, issue, [comment]);
+  } else if (read.delivery.event === "issue_comment" && action === "created") {
+    await readComments(ctx, repo, issue, [read.delivery.comment]);
   } else {
     return false;
   }
-  const row = ctx.db.select().from(githubIssues).where(and(eq(githubIssues.repo, repoName), eq(githubIssues.number, issue.number))).get();
+  const row = ctx.db.select().from(githubIssues).where(and(eq(githubIssues.repo, fullName(repo)), eq(githubIssues.number, issue.number))).get();
   if (row) await syncIssue(ctx, repo, row);
   return true;
 }
@@ -377,6 +375,5 @@ export function issueOfSubmission(db: Db, submissionId: number): { repo: RepoRef
 export async function mirrorSubmission(db: Db, submissionId: number, settings: GitHubSettings = githubSettingsFromEnv()): Promise<boolean> {
   const found = issueOfSubmission(db, submissionId);
   if (!found || !githubConfigured(settings)) return false;
-  const ctx: GitHubIntake = { db, gh: await connectGitHub(settings), settings, versionId: defaultVersionId(db) ?? 0, now: () => new Date() };
-  return syncIssue(ctx, found.repo, found.row);
+  return syncIssue(await createGitHubIntake(db, settings), found.repo, found.row);
 }

@@ -6,18 +6,16 @@
  * test-only AGENTBOARD_TEST_ALLOW_LOOPBACK.
  */
 import path from "node:path";
-import { App, Octokit } from "octokit";
+import { hasGitHubCredentials, type GitHubCredentials } from "../github/connect";
 import { parseHostAllowlist } from "../github/download-bundle";
-import { OctokitGitHub, parseRepoRef, type GitHubPort, type RepoRef } from "../github/github-client";
+import { parseRepoRef, type RepoRef } from "../github/github-client";
 
 /** Where submitters usually host bundles: GitHub releases, Hugging Face, Zenodo. */
 export const DEFAULT_ALLOWED_HOSTS = ["github.com", "objects.githubusercontent.com", "codeload.github.com", "huggingface.co", "*.huggingface.co", "*.hf.co", "zenodo.org"];
 
-export interface GitHubSettings {
+/** The credentials and API root (for lib/github's `connectGitHub`), and how the intake works. */
+export interface GitHubSettings extends GitHubCredentials {
   repo: RepoRef | null;
-  token: string | null;
-  app: { appId: string; privateKey: string; installationId: number } | null;
-  apiUrl: string;
   webhookSecret: string | null;
   allowedHosts: string[];
   maxBundleBytes: number;
@@ -67,20 +65,5 @@ export function githubSettingsFromEnv(env: Record<string, string | undefined> = 
 
 /** True when there are credentials to talk to GitHub at all. */
 export function githubConfigured(s: GitHubSettings): boolean {
-  return s.token !== null || s.app !== null;
-}
-
-/** The GitHub client for these settings: a token, or a GitHub App's installation. */
-export async function connectGitHub(s: GitHubSettings): Promise<GitHubPort> {
-  // Against a local stand-in (tests), octokit's retries and write spacing only slow things down.
-  const local = /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(s.apiUrl);
-  const common = { baseUrl: s.apiUrl, retry: !local, throttle: !local, userAgent: "agentboard" };
-  if (s.token) return new OctokitGitHub({ ...common, token: s.token });
-  if (s.app) {
-    // An installation token lasts an hour: long-running processes reconnect per pass.
-    const app = new App({ appId: s.app.appId, privateKey: s.app.privateKey, Octokit: Octokit.defaults({ baseUrl: s.apiUrl }) });
-    const auth = (await app.octokit.auth({ type: "installation", installationId: s.app.installationId })) as { token: string };
-    return new OctokitGitHub({ ...common, token: auth.token });
-  }
-  throw new SettingsError("GitHub is not configured: set GITHUB_TOKEN, or GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY and GITHUB_APP_INSTALLATION_ID");
+  return hasGitHubCredentials(s);
 }

@@ -1,4 +1,8 @@
-/** Maintainer actions on a submission; each is a state move with its audit row. */
+/**
+ * Maintainer actions on a submission; each is a state move with its audit row. The admin
+ * page and GitHub slash commands both come here (`applyReviewAction`), so each action has
+ * one implementation.
+ */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { submissions } from "../../db/schema";
@@ -9,6 +13,42 @@ import { transition, TransitionError } from "./transitions";
 export interface Actor {
   actor: string;
   at: Date;
+}
+
+/** A maintainer's decision on a submission, from whichever front end it was taken. */
+export type ReviewAction =
+  | { name: "approve" }
+  | { name: "reject"; reason: string }
+  | { name: "rescore"; reason?: string }
+  | { name: "withdraw"; reason: string };
+
+/** A form's action name and reason as a ReviewAction, or null for an unknown name. */
+export function reviewAction(name: string, reason = ""): ReviewAction | null {
+  switch (name) {
+    case "approve":
+      return { name };
+    case "rescore":
+      return reason ? { name, reason } : { name };
+    case "reject":
+    case "withdraw":
+      return { name, reason };
+    default:
+      return null;
+  }
+}
+
+/** Does what the action says; a move the submission's state does not allow throws TransitionError. */
+export async function applyReviewAction(db: Db, id: number, action: ReviewAction, who: Actor): Promise<void> {
+  switch (action.name) {
+    case "approve":
+      return approve(db, id, who);
+    case "reject":
+      return reject(db, id, who, action.reason);
+    case "withdraw":
+      return withdraw(db, id, who, action.reason);
+    case "rescore":
+      await rescore(db, id, who, {}, action.reason ?? "");
+  }
 }
 
 function current(db: Db, id: number) {

@@ -6,9 +6,8 @@
  */
 import { openDatabase, type Db } from "../../db/client";
 import { parseRepoRef, type RepoRef } from "../../lib/github/github-client";
-import { defaultVersionId } from "../../lib/submissions/benchmarks";
-import { pollRepository, syncAll, type GitHubIntake } from "../../lib/submissions/github-intake";
-import { connectGitHub, githubConfigured, githubSettingsFromEnv, SettingsError, type GitHubSettings } from "../../lib/submissions/github-settings";
+import { createGitHubIntake, NoDefaultBenchmarkError, pollRepository, syncAll, type GitHubIntake } from "../../lib/submissions/github-intake";
+import { githubConfigured, githubSettingsFromEnv, SettingsError, type GitHubSettings } from "../../lib/submissions/github-settings";
 import { CliError, usageError } from "./cli-errors";
 
 export interface IngestFlags {
@@ -29,9 +28,12 @@ function settingsOrThrow(): GitHubSettings {
 export async function githubIntake(db: Db, log: (line: string) => void): Promise<{ intake: GitHubIntake; repo: RepoRef | null } | null> {
   const settings = settingsOrThrow();
   if (!githubConfigured(settings)) return null;
-  const versionId = defaultVersionId(db);
-  if (versionId === undefined) throw new CliError("no default benchmark in the database: run `npm run start:demo` or `npm run cli -- submit` first", 2);
-  return { intake: { db, gh: await connectGitHub(settings), settings, versionId, now: () => new Date(), log }, repo: settings.repo };
+  try {
+    return { intake: await createGitHubIntake(db, settings, { log }), repo: settings.repo };
+  } catch (err) {
+    if (err instanceof NoDefaultBenchmarkError) throw new CliError(`${err.message}: run \`npm run start:demo\` or \`npm run cli -- submit\` first`, 2);
+    throw err;
+  }
 }
 
 export async function ingestCommand(flags: IngestFlags): Promise<number> {

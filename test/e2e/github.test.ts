@@ -8,11 +8,9 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
-import { OctokitGitHub } from "@/lib/github/github-client";
 import { renderIssueFormBody, SUBMISSION_LABEL } from "@/lib/github/issue-form";
 import { signWebhookBody } from "@/lib/github/webhook-signature";
-import { defaultVersionId } from "@/lib/submissions/benchmarks";
-import { syncAll } from "@/lib/submissions/github-intake";
+import { createGitHubIntake, syncAll } from "@/lib/submissions/github-intake";
 import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
 import { STATUS_MARKER } from "@/lib/submissions/github-status";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
@@ -109,7 +107,7 @@ describe("GitHub submissions on the running app", () => {
     try {
       await runWorker(db, deps, { untilIdle: true });
       const settings = githubSettingsFromEnv(env);
-      await syncAll({ db, gh: new OctokitGitHub({ token: gh.token, baseUrl: gh.baseUrl, retry: false, throttle: false }), settings, versionId: defaultVersionId(db)!, now: () => new Date() }, { owner: gh.owner, repo: gh.repo });
+      await syncAll(await createGitHubIntake(db, settings, { connect: { retry: false, throttle: false } }), { owner: gh.owner, repo: gh.repo });
     } finally {
       await deps.close();
       db.$client.close();

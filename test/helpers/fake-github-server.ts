@@ -1,11 +1,13 @@
 /**
  * A fake GitHub REST API for one repository, on 127.0.0.1 at a random port: exactly the
  * endpoints `OctokitGitHub` calls (issues, comments, labels, reactions, collaborator
- * permission), with GitHub's pagination (`per_page`, `page`, `Link` headers), label
+ * permission) and, when given an `app`, a GitHub App's installation-token exchange (the JWT's
+ * RS256 signature is checked), with GitHub's pagination (`per_page`, `page`, `Link` headers), label
  * auto-creation, 401 without the token and 404 for anything else. Point octokit at
  * `baseUrl` (GITHUB_API_URL) with retry and throttling off. The in-memory store is seeded and
  * inspected directly by the test; every request is logged.
  */
+import { createVerify } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -83,6 +85,8 @@ export interface FakeGitHubOptions {
   token?: string;
   /** The login comments created through the API are attributed to. */
   botLogin?: string;
+  /** A GitHub App installed on the repository: a JWT signed with its key buys the token. */
+  app?: { appId: string; installationId: number; publicKeyPem: string };
 }
 
 export interface FakeGitHubServer {
@@ -106,6 +110,20 @@ export interface FakeGitHubServer {
   /** The next `count` requests matching method and path answer `status` (e.g. 500, 502). */
   failNext(method: string, path: RegExp, status: number, count?: number): void;
   close(): Promise<void>;
+}
+
+/** A `bearer <JWT>` signed RS256 by the app's private key, issued by the app. */
+function appJwtValid(auth: string, app: NonNullable<FakeGitHubOptions["app"]>): boolean {
+  const parts = /^bearer ([\w-]+)\.([\w-]+)\.([\w-]+)$/i.exec(auth);
+  if (!parts) return false;
+  const [, header, payload, signature] = parts as unknown as [string, string, string, string];
+  try {
+    const signed = createVerify("RSA-SHA256").update(`${header}.${payload}`).verify(app.publicKeyPem, Buffer.from(signature, "base64url"));
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { iss?: unknown };
+    return signed && String(claims.iss) === app.appId;
+  } catch {
+    return false;
+  }
 }
 
 class HttpError extends Error {
@@ -378,6 +396,12 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
       send(res, status, json, link);
     };
     const auth = req.headers.authorization ?? "";
+    const exchange = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(url.pathname);
+    if (options.app && method === "POST" && exchange) {
+      if (!appJwtValid(auth, options.app)) return reply(401, { message: "A JSON web token could not be decoded" });
+      if (Number(exchange[1]) !== options.app.installationId) return reply(404, { message: "Not Found" });
+      return reply(201, { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { issues: "write" } });
+    }
     if (auth !== `token ${token}` && auth !== `Bearer ${token}`) {
       return reply(401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
     }

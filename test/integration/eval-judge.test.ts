@@ -1,15 +1,14 @@
 /**
- * The graded LLM judge against the fake OpenAI server: prompts, strict score parsing with
- * retries, the cache, discovery in one call, a shared concurrency limit, and judge faults
- * that end as error items while the run goes on.
+ * The OpenAI grader's graded scores against the fake OpenAI server: prompts, strict score
+ * parsing with retries, the cache, discovery in one call, a shared concurrency limit, and
+ * judge faults ("unjudged") that end as error items while the run goes on.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EvalItem } from "@/lib/formats/eval-dataset";
 import { parseMetricsYaml } from "@/lib/formats/eval-metrics";
 import { createChatClient } from "@/lib/scoring/judges/chat-client";
-import { JudgeError } from "@/lib/scoring/judges/judge";
-import { createOpenAiScoreJudge, type OpenAiScoreJudgeOptions } from "@/lib/scoring/judges/openai-score-judge";
-import { createMemoryVerdictCache } from "@/lib/scoring/judges/verdict-cache";
+import { createMemoryGradeCache } from "@/lib/scoring/judges/grade-cache";
+import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/scoring/judges/openai-grader";
 import { SCORE_SYSTEM, scoreMessages } from "@/lib/scoring/evaluators/prompts";
 import { createQaEvaluator } from "@/lib/scoring/evaluators/qa-evaluator";
 import { createReportEvaluator } from "@/lib/scoring/evaluators/report-evaluator";
@@ -27,8 +26,8 @@ afterEach(async () => {
   await server.close();
 });
 
-function judge(over: Partial<OpenAiScoreJudgeOptions> = {}) {
-  return createOpenAiScoreJudge({ ...fastRetries(server.baseUrl, sleeps), model: "grader", ...over });
+function judge(over: Partial<OpenAiGraderOptions> = {}) {
+  return createOpenAiGrader({ ...fastRetries(server.baseUrl, sleeps), model: "grader", ...over });
 }
 
 const userPrompt = (r: RecordedRequest) => ((r.json as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === "user")?.content ?? "");
@@ -46,12 +45,13 @@ const qaItem = (id: string, question: string): EvalItem => ({
   path: "$[0]",
 });
 
-describe("openai score judge", () => {
+describe("openai grader: graded scores", () => {
   it("posts our system prompt and the rendered template at temperature 0, and reads the score", async () => {
     server.enqueue({ content: '{"score": 0.8, "reasoning": "says three, not 3"}' });
     const messages = scoreMessages("A={answer} R={reference}", { answer: "three", reference: "3" });
-    const g = await judge({ apiKey: "sk-x" }).grade({ purpose: "qa", messages, facts: { answer: "three", reference: "3" } });
-    expect(g).toMatchObject({ score: 0.8, reasoning: "says three, not 3", cacheHit: false });
+    const g = await judge({ apiKey: "sk-x" }).grade({ kind: "qa", messages, facts: { answer: "three", reference: "3" } });
+    // The judge compared with the reference: its words are private detail.
+    expect(g).toMatchObject({ outcome: "scored", score: 0.8, reason: "graded 0.80 by openai:grader", detail: "says three, not 3", cacheHit: false });
     expect(g.promptHash).toMatch(/^[0-9a-f]{64}$/);
     const sent = server.requests[0]!;
     expect(sent.json).toEqual({ model: "grader", temperature: 0, messages });
@@ -60,37 +60,34 @@ describe("openai score judge", () => {
     expect(sent.headers.authorization).toBe("Bearer sk-x");
   });
 
-  it("asks again when the score is out of range or missing, then gives up with a JudgeError", async () => {
+  it("asks again when the score is out of range or missing, then gives up as unjudged", async () => {
     server.enqueue({ content: '{"score": 7}' }, { content: "Step 2 looks fine." }, { content: "Score: 0.3" });
-    const g = await judge().grade({ purpose: "qa", messages: scoreMessages("{answer}{reference}", { answer: "a", reference: "b" }), facts: { answer: "a", reference: "b" } });
+    const g = await judge().grade({ kind: "qa", messages: scoreMessages("{answer}{reference}", { answer: "a", reference: "b" }), facts: { answer: "a", reference: "b" } });
     expect(g.score).toBe(0.3);
     expect(server.requestCount).toBe(3);
     expect(sleeps).toEqual([100, 200]);
 
     server.setResponder(() => ({ content: '{"score": 1.7}' }));
-    const err = await judge({ maxAttempts: 2 })
-      .grade({ purpose: "qa", messages: scoreMessages("{answer}{reference}", { answer: "c", reference: "d" }), facts: { answer: "c", reference: "d" } })
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(JudgeError);
-    expect((err as JudgeError).message).toBe("judge failed after 2 attempts: score 1.7 is outside [0, 1]");
+    const gaveUp = await judge({ maxAttempts: 2 }).grade({ kind: "qa", messages: scoreMessages("{answer}{reference}", { answer: "c", reference: "d" }), facts: { answer: "c", reference: "d" } });
+    expect(gaveUp).toMatchObject({ outcome: "unjudged", score: null, detail: "judge failed after 2 attempts: score 1.7 is outside [0, 1]" });
   });
 
   it("honours Retry-After on 429", async () => {
     server.enqueue({ status: 429, retryAfter: 3 });
-    await judge().grade({ purpose: "qa", messages: scoreMessages("{answer}{reference}", { answer: "a", reference: "b" }), facts: { answer: "a", reference: "b" } });
+    await judge().grade({ kind: "qa", messages: scoreMessages("{answer}{reference}", { answer: "a", reference: "b" }), facts: { answer: "a", reference: "b" } });
     expect(sleeps).toEqual([3000]);
   });
 
   it("caches scores by prompt and shares in-flight calls", async () => {
     server.setResponder(() => ({ delayMs: 40, content: '{"score": 0.5, "reasoning": "half"}' }));
-    const cache = createMemoryVerdictCache();
+    const cache = createMemoryGradeCache();
     const j = judge({ cache });
-    const req = { purpose: "qa" as const, messages: scoreMessages("{answer}{reference}", { answer: "a", reference: "b" }), facts: { answer: "a", reference: "b" } };
+    const req = { kind: "qa" as const, messages: scoreMessages("{answer}{reference}", { answer: "a", reference: "b" }), facts: { answer: "a", reference: "b" } };
     const [a, b] = await Promise.all([j.grade(req), j.grade(req)]);
     expect(server.requestCount).toBe(1);
     expect([a.cacheHit, b.cacheHit].sort()).toEqual([false, true]);
     const c = await j.grade(req);
-    expect(c).toMatchObject({ score: 0.5, reasoning: "half", cacheHit: true });
+    expect(c).toMatchObject({ score: 0.5, detail: "half", cacheHit: true });
     expect(server.requestCount).toBe(1);
     expect(cache.size()).toBe(1);
   });
@@ -101,7 +98,7 @@ describe("openai score judge", () => {
     const a = judge({ client });
     const b = judge({ client });
     await Promise.all(
-      [a, b, a, b].map((j, i) => j.grade({ purpose: "qa", messages: scoreMessages("{answer}{reference}", { answer: String(i), reference: "r" }), facts: { answer: String(i), reference: "r" } })),
+      [a, b, a, b].map((j, i) => j.grade({ kind: "qa", messages: scoreMessages("{answer}{reference}", { answer: String(i), reference: "r" }), facts: { answer: String(i), reference: "r" } })),
     );
     expect(server.requestCount).toBe(4);
     expect(server.maxInFlight).toBe(1);

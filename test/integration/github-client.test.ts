@@ -1,6 +1,8 @@
-/** OctokitGitHub against the fake GitHub REST server, through octokit's real HTTP stack. */
+/** The production GitHub client (connectGitHub) against the fake GitHub REST server, through octokit's real HTTP stack. */
+import { generateKeyPairSync } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GitHubApiError, OctokitGitHub, createGitHubClient, hasWriteAccess, parseRepoRef, type GitHubPort, type RepoRef } from "../../lib/github/github-client";
+import { connectGitHub, GitHubNotConfiguredError, hasGitHubCredentials } from "../../lib/github/connect";
+import { GitHubApiError, hasWriteAccess, parseRepoRef, type GitHubPort, type RepoRef } from "../../lib/github/github-client";
 import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
 
 let gh: FakeGitHubServer;
@@ -9,7 +11,7 @@ let repo: RepoRef;
 
 beforeEach(async () => {
   gh = await startFakeGitHubServer();
-  client = createGitHubClient({ token: gh.token, baseUrl: gh.baseUrl, retry: false, throttle: false });
+  client = await connectGitHub({ token: gh.token, app: null, apiUrl: gh.baseUrl }, { retry: false, throttle: false });
   repo = { owner: gh.owner, repo: gh.repo };
 });
 
@@ -181,7 +183,7 @@ describe("permissions", () => {
 describe("transport", () => {
   it("sends the token and fails with 401 without the right one", async () => {
     gh.addIssue({});
-    const intruder = new OctokitGitHub({ token: "wrong", baseUrl: gh.baseUrl, retry: false, throttle: false });
+    const intruder = await connectGitHub({ token: "wrong", app: null, apiUrl: gh.baseUrl }, { retry: false, throttle: false });
     await expect(intruder.getIssue(repo, 1)).rejects.toMatchObject({ name: "GitHubApiError", status: 401 });
     await expect(client.getIssue(repo, 1)).resolves.toMatchObject({ number: 1 });
   });
@@ -197,6 +199,44 @@ describe("transport", () => {
   it("treats a failed permission lookup other than 404 as an error, not as none", async () => {
     gh.failNext("GET", /\/permission$/, 500);
     await expect(client.getPermission(repo, "someone")).rejects.toMatchObject({ name: "GitHubApiError", status: 500 });
+  });
+});
+
+describe("connectGitHub", () => {
+  it("needs a token or a GitHub App", async () => {
+    const none = { token: null, app: null, apiUrl: gh.baseUrl };
+    expect(hasGitHubCredentials(none)).toBe(false);
+    expect(hasGitHubCredentials({ ...none, token: "t" })).toBe(true);
+    await expect(connectGitHub(none)).rejects.toBeInstanceOf(GitHubNotConfiguredError);
+  });
+
+  it("leaves retries off by default against a local server", async () => {
+    const local = await connectGitHub({ token: gh.token, app: null, apiUrl: gh.baseUrl });
+    gh.addIssue({});
+    gh.failNext("GET", /\/issues\/1$/, 502);
+    await expect(local.getIssue(repo, 1)).rejects.toMatchObject({ status: 502 });
+    expect(pages(/\/issues\/1$/)).toHaveLength(1);
+  });
+
+  it("trades a GitHub App's signed JWT for an installation token, and uses it", async () => {
+    const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const pem = (k: typeof keys.privateKey, type: "pkcs8" | "spki") => k.export({ type, format: "pem" }).toString();
+    const appServer = await startFakeGitHubServer({ token: "ghs_installation", app: { appId: "4242", installationId: 77, publicKeyPem: pem(keys.publicKey, "spki") } });
+    try {
+      appServer.addIssue({ title: "via the app" });
+      const creds = { token: null, app: { appId: "4242", privateKey: pem(keys.privateKey, "pkcs8"), installationId: 77 }, apiUrl: appServer.baseUrl };
+      const viaApp = await connectGitHub(creds, { retry: false, throttle: false });
+      await expect(viaApp.getIssue({ owner: appServer.owner, repo: appServer.repo }, 1)).resolves.toMatchObject({ title: "via the app" });
+      expect(appServer.requests.map((r) => [r.method, r.path, r.status])).toEqual([
+        ["POST", "/app/installations/77/access_tokens", 201],
+        ["GET", `/repos/${appServer.owner}/${appServer.repo}/issues/1`, 200],
+      ]);
+      // A key the app does not have is refused.
+      const other = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      await expect(connectGitHub({ ...creds, app: { ...creds.app, privateKey: pem(other.privateKey, "pkcs8") } })).rejects.toMatchObject({ status: 401 });
+    } finally {
+      await appServer.close();
+    }
   });
 });
 

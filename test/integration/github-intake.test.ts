@@ -10,12 +10,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { auditLog, githubDeliveries, githubIssues, submissions } from "@/db/schema";
-import { OctokitGitHub } from "@/lib/github/github-client";
 import { renderIssueFormBody, SUBMISSION_LABEL, type IssueFormValues } from "@/lib/github/issue-form";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
-import { pollRepository, processPendingDeliveries, recordDelivery, type GitHubIntake } from "@/lib/submissions/github-intake";
+import { createGitHubIntake, pollRepository, processPendingDeliveries, recordDelivery, type GitHubIntake } from "@/lib/submissions/github-intake";
 import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
 import { STATUS_MARKER } from "@/lib/submissions/github-status";
+import { applyReviewAction, reviewAction } from "@/lib/submissions/review";
+import { TransitionError } from "@/lib/submissions/transitions";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
@@ -48,7 +49,8 @@ beforeEach(async () => {
     ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_TEST_ALLOW_LOOPBACK: "1", AGENTBOARD_PUBLIC_URL: "https://board.example" }),
     bundleDir: path.join(tmp, `bundles-${clock}`),
   };
-  ctx = { db, gh: new OctokitGitHub({ token: gh.token, baseUrl: gh.baseUrl, retry: false, throttle: false }), settings, versionId, now };
+  ctx = await createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false } });
+  expect(ctx.versionId).toBe(versionId); // the default benchmark
 });
 
 afterEach(async () => {
@@ -142,6 +144,27 @@ describe("GitHub intake", () => {
     expect(byIssue(b.number).state).toBe("rejected");
     expect(statusComment(b.number)).toContain("Reason: The outputs use the ground truth. See the logs.");
     expect(gh.labels(b.number)).toContain("agentboard: rejected");
+  });
+
+  it("takes /rescore as the same review action the admin page applies", async () => {
+    const issue = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL] });
+    gh.setPermission("lead", "maintain");
+    await pollRepository(ctx, repo);
+    await score();
+    gh.addComment(issue.number, { body: "/rescore", user: "lead" });
+    await pollRepository(ctx, repo);
+    const id = subs()[0]!.id;
+    expect(subs()[0]!.state).toBe("queued");
+    const audit = db.select().from(auditLog).where(eq(auditLog.submissionId, id)).all().at(-1)!;
+    expect(audit).toMatchObject({ actor: "github:lead", toState: "queued", reason: "rescore requested on GitHub" });
+
+    // The admin page's form names the same actions; an empty rejection is refused by the action itself.
+    expect(reviewAction("publish")).toBeNull();
+    await expect(applyReviewAction(db, id, reviewAction("reject", "")!, { actor: "maintainer (admin page)", at: now() })).rejects.toThrow(TransitionError);
+    await applyReviewAction(db, id, reviewAction("withdraw", "duplicate entry")!, { actor: "maintainer (admin page)", at: now() });
+    expect(subs()[0]!.state).toBe("withdrawn");
+    await pollRepository(ctx, repo);
+    expect(statusComment(issue.number)).toContain("Reason: duplicate entry");
   });
 
   it("makes an edited ZIP link a new revision of the same submission", async () => {

@@ -77,3 +77,68 @@ describe("one scoring core", () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe("one writer of the database, one speaker of GitHub", () => {
+  const rel = (f: string) => path.relative(repo, f);
+  const resolve = (f: string, spec: string) => (spec.startsWith(".") ? path.relative(repo, path.resolve(path.dirname(f), spec)) : spec.replace(/^@\//, ""));
+  const githubFiles = files(path.join(repo, "lib/github"));
+  const queryFiles = files(path.join(repo, "lib/queries"));
+  const source = ["lib", "scripts", "app", "components", "db"].flatMap((d) => files(path.join(repo, d)));
+
+  // Table names from the schema, so `.delete(key)` on a Map is not taken for a row deletion.
+  const tables = [...readFileSync(path.join(repo, "db/schema.ts"), "utf8").matchAll(/export const (\w+) = sqliteTable\(/g)].map((m) => m[1]!);
+  const drizzleWrite = new RegExp(`\\.\\s*(insert|update|delete)\\s*\\(\\s*(\\w+\\.)?(${tables.join("|")})\\s*\\)`, "g");
+  // Raw SQL that changes data or schema, however it is run (prepare, exec, sql``).
+  const sqlWrite = /\b(INSERT|REPLACE)\s+(OR\s+\w+\s+)?INTO\b|\bUPDATE\s+["'`]?\w+["'`]?\s+SET\b|\bDELETE\s+FROM\b|\b(CREATE|DROP|ALTER)\s+(TABLE|INDEX|VIEW|TRIGGER)\b/gi;
+  // Executing a statement for its effect: drizzle's and better-sqlite3's `.run()`, and `$client.exec()`.
+  const execution = /\.\s*run\s*\(|\$client\s*\.\s*exec\s*\(/g;
+
+  /** The database writes in a source text (comments aside). */
+  function writesIn(text: string): string[] {
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+    return [drizzleWrite, sqlWrite, execution].flatMap((re) => [...code.matchAll(re)].map((m) => m[0].replace(/\s+/g, " ")));
+  }
+
+  it("knows the schema's tables", () => {
+    expect(tables).toEqual(expect.arrayContaining(["submissions", "auditLog", "githubIssues", "githubDeliveries"]));
+  });
+
+  it("recognises writes, and not look-alikes", () => {
+    expect(writesIn("db.insert(githubDeliveries).values(v).onConflictDoNothing().run();")).toEqual([".insert(githubDeliveries)", ".run("]);
+    expect(writesIn("tx.update(schema.submissions).set({ state })")).toEqual([".update(schema.submissions)"]);
+    expect(writesIn("await db.delete(jobs).where(eq(jobs.id, 1));")).toEqual([".delete(jobs)"]);
+    expect(writesIn('db.$client.prepare("UPDATE submissions SET state = ?").run("x")')).toEqual(["UPDATE submissions SET", ".run("]);
+    expect(writesIn("db.$client.exec(`DELETE FROM audit_log`)")).toEqual(["DELETE FROM", "$client.exec("]);
+    expect(writesIn("db.all(sql`insert into jobs (kind) values (1)`)")).toEqual(["insert into"]);
+    const reads = [
+      "db.select().from(submissions).where(eq(submissions.id, id)).get()",
+      'db.$client.prepare("SELECT state FROM submissions WHERE id = ?").all(id)',
+      "hash.update(chunk); seen.delete(key); /^a$/.exec(line); knownLabels.delete(submissions.id)",
+      "// db.insert(submissions).run() in a comment\n/* UPDATE submissions SET x */",
+    ];
+    expect(reads.flatMap(writesIn)).toEqual([]);
+  });
+
+  it("lib/github and lib/queries write nothing to the database", () => {
+    expect(githubFiles.length).toBeGreaterThan(5);
+    expect(queryFiles.length).toBeGreaterThan(5);
+    const bad = [...githubFiles, ...queryFiles].flatMap((f) => writesIn(readFileSync(f, "utf8")).map((w) => `${rel(f)}: ${w}`));
+    expect(bad).toEqual([]);
+  });
+
+  it("lib/github and lib/queries import no orchestration; lib/github no database either", () => {
+    const bad: string[] = [];
+    for (const f of [...githubFiles, ...queryFiles]) {
+      const forbidden = rel(f).startsWith("lib/github/") ? /^(db|app|components|scripts)(\/|$)|^lib\/(submissions|queries)(\/|$)|^(drizzle-orm|better-sqlite3|next)(\/|$)/ : /^lib\/(submissions|github)(\/|$)/;
+      for (const spec of imports(f)) if (forbidden.test(resolve(f, spec))) bad.push(`${rel(f)} imports ${spec}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("imports octokit only in lib/github, and builds its client only in connect.ts", () => {
+    const octokit = source.filter((f) => !rel(f).startsWith("lib/github/") && imports(f).some((s) => /^(octokit|@octokit\/)/.test(s))).map(rel);
+    expect(octokit).toEqual([]);
+    const builders = source.filter((f) => /\bnew OctokitGitHub\(/.test(readFileSync(f, "utf8"))).map(rel);
+    expect(builders).toEqual(["lib/github/connect.ts"]);
+  });
+});

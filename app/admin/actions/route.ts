@@ -1,30 +1,17 @@
 /**
  * POST /admin/actions: approve, reject (with a reason), rescore or withdraw a submission.
- * Each is a state move with its audit row (lib/submissions) and is mirrored on the
- * submission's GitHub issue after the response.
+ * Each is a review action of lib/submissions/review.ts (a state move with its audit row, the
+ * same one a GitHub slash command takes) and is mirrored on the submission's GitHub issue
+ * after the response.
  */
 import { after } from "next/server";
 import { pageDb } from "@/lib/queries/db";
-import { mirrorSubmission, runCommand } from "@/lib/submissions/github-intake";
+import { mirrorSubmission } from "@/lib/submissions/github-intake";
+import { applyReviewAction, reviewAction } from "@/lib/submissions/review";
 import { TransitionError } from "@/lib/submissions/transitions";
-import type { SlashCommand } from "@/lib/github/slash-command";
 import { adminToken, readCookie, sameOrigin, seeOther, SESSION_COOKIE, sessionValid } from "../auth";
 
 export const dynamic = "force-dynamic";
-
-function command(action: string, reason: string): SlashCommand | string {
-  switch (action) {
-    case "approve":
-    case "rescore":
-      return { name: action };
-    case "reject":
-      return reason ? { name: "reject", reason } : "a rejection needs a reason";
-    case "withdraw":
-      return { name: "withdraw", reason };
-    default:
-      return `unknown action "${action}"`;
-  }
-}
 
 export async function POST(request: Request): Promise<Response> {
   if (!sameOrigin(request)) return new Response("cross-site request refused", { status: 403 });
@@ -34,11 +21,11 @@ export async function POST(request: Request): Promise<Response> {
   const action = String(form?.get("action") ?? "");
   const reason = String(form?.get("reason") ?? "").trim().slice(0, 2000);
   if (!Number.isInteger(id) || id <= 0) return seeOther("/admin?error=" + encodeURIComponent("no submission given"));
-  const cmd = command(action, reason);
-  if (typeof cmd === "string") return seeOther(`/admin?error=${encodeURIComponent(cmd)}`);
+  const review = reviewAction(action, reason);
+  if (!review) return seeOther(`/admin?error=${encodeURIComponent(`unknown action "${action}"`)}`);
   const db = pageDb();
   try {
-    await runCommand({ db }, id, cmd, { actor: "maintainer (admin page)", at: new Date() });
+    await applyReviewAction(db, id, review, { actor: "maintainer (admin page)", at: new Date() });
   } catch (err) {
     if (!(err instanceof TransitionError)) throw err;
     return seeOther(`/admin?error=${encodeURIComponent(err.message)}`);

@@ -6,9 +6,8 @@
 import { after } from "next/server";
 import { pageDb } from "@/lib/queries/db";
 import { verifyWebhookSignature } from "@/lib/github/webhook-signature";
-import { defaultVersionId } from "@/lib/submissions/benchmarks";
-import { processPendingDeliveries, recordDelivery } from "@/lib/submissions/github-intake";
-import { connectGitHub, githubConfigured, githubSettingsFromEnv } from "@/lib/submissions/github-settings";
+import { createGitHubIntake, NoDefaultBenchmarkError, processPendingDeliveries, recordDelivery } from "@/lib/submissions/github-intake";
+import { githubConfigured, githubSettingsFromEnv } from "@/lib/submissions/github-settings";
 
 export const dynamic = "force-dynamic";
 
@@ -61,10 +60,12 @@ export async function POST(request: Request): Promise<Response> {
   }
   if (githubConfigured(settings)) {
     after(async () => {
-      const versionId = defaultVersionId(db);
-      if (versionId === undefined) return;
-      const gh = await connectGitHub(settings);
-      await processPendingDeliveries({ db, gh, settings, versionId, now: () => new Date(), log: (l) => console.error(`webhook: ${l}`) });
+      // Without a benchmark the delivery stays pending for a later pass.
+      const intake = await createGitHubIntake(db, settings, { log: (l) => console.error(`webhook: ${l}`) }).catch((err: unknown) => {
+        if (err instanceof NoDefaultBenchmarkError) return null;
+        throw err;
+      });
+      if (intake) await processPendingDeliveries(intake);
     });
   }
   return answer(202, { status: "queued", delivery });
