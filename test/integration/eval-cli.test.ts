@@ -222,7 +222,7 @@ describe("eval with an LLM judge", () => {
     const before = server.requestCount;
     const r = await cli(["eval", "--config", path.join(dir, "eval.yaml"), "--output", path.join(dir, "out2")], { EVAL_TEST_KEY: "" });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('evaluator "qa": its judge reads the API key from $EVAL_TEST_KEY, which is not set');
+    expect(r.stderr).toContain('evaluator "qa": the judge reads its API key from $EVAL_TEST_KEY, which is not set');
     expect(server.requestCount).toBe(before);
   });
 });

@@ -18,21 +18,21 @@ import { runScoringJob } from "@/lib/submissions/score-job";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { TransitionError } from "@/lib/submissions/transitions";
 import { claimNextJob, recoverAbandonedJobs, runWorker } from "@/lib/submissions/worker";
+import { GOOD_BUNDLE, INVALID_BUNDLE, MINI_BENCHMARK, tickingClock } from "../helpers/mini-fixtures";
 
-const repo = path.resolve(import.meta.dirname, "../..");
-const mini = path.join(repo, "test/fixtures/mini-benchmark");
-const good = path.join(repo, "test/fixtures/mini-bundles/good");
-const invalid = path.join(repo, "test/fixtures/mini-bundles/invalid");
+const mini = MINI_BENCHMARK;
+const good = GOOD_BUNDLE;
+const invalid = INVALID_BUNDLE;
 const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-subs-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-let clock = 0;
-const now = () => new Date(Date.UTC(2026, 10, 22) + clock++ * 1000);
+const now = tickingClock();
+let copies = 0;
 const who = () => ({ actor: "maintainer:ada", at: now() });
 
 /** A second bundle: the good one with the wrong answer fixed (so it scores higher). */
 function betterBundle(): string {
-  const dir = path.join(tmp, `better-${clock}`);
+  const dir = path.join(tmp, `better-${copies++}`);
   cpSync(good, dir, { recursive: true });
   const f = path.join(dir, "output/capability_2_dashboard_apis/harbor.json");
   writeFileSync(f, readFileSync(f, "utf8").replace("The largest is Ocean Queen.", "The largest is Sea Dragon.").replace('"get_ship_list"', '"get_largest_ship"').replace('[[["Ocean Queen", 300]]]', '[[["Sea Dragon", 320]]]'));

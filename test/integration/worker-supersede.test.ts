@@ -14,20 +14,20 @@ import { ingestBundle } from "@/lib/submissions/ingest";
 import { rescore, withdraw } from "@/lib/submissions/review";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
+import { GOOD_BUNDLE, MINI_BENCHMARK, tickingClock } from "../helpers/mini-fixtures";
 
-const repo = path.resolve(import.meta.dirname, "../..");
-const mini = path.join(repo, "test/fixtures/mini-benchmark");
-const good = path.join(repo, "test/fixtures/mini-bundles/good");
+const mini = MINI_BENCHMARK;
+const good = GOOD_BUNDLE;
 const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-supersede-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-let clock = 0;
-const now = () => new Date(Date.UTC(2026, 10, 22) + clock++ * 1000);
+const now = tickingClock();
+let copies = 0;
 const who = () => ({ actor: "submitter:bob", at: now() });
 
 /** A second, different bundle (its sha256 differs from the good one's). */
 function otherBundle(): string {
-  const dir = path.join(tmp, `other-${clock}`);
+  const dir = path.join(tmp, `other-${copies++}`);
   cpSync(good, dir, { recursive: true });
   writeFileSync(path.join(dir, "output/metadata.json"), JSON.stringify({ ...JSON.parse(readFileSync(path.join(good, "output/metadata.json"), "utf8")), agent_name: "other-agent" }));
   return dir;

@@ -1,0 +1,12 @@
+/** The hand-written mini benchmark and bundles, and a clock that ticks a second per call. */
+import path from "node:path";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+export const MINI_BENCHMARK = path.join(repo, "test/fixtures/mini-benchmark");
+export const GOOD_BUNDLE = path.join(repo, "test/fixtures/mini-bundles/good");
+export const INVALID_BUNDLE = path.join(repo, "test/fixtures/mini-bundles/invalid");
+
+export function tickingClock(start = Date.UTC(2026, 10, 22)): () => Date {
+  let n = 0;
+  return () => new Date(start + n++ * 1000);
+}
