@@ -73,7 +73,7 @@ export default async function AboutPage({ searchParams }: { searchParams: Promis
       <Section id="waterfall" title="The waterfall">
         <p className="text-sm">
           Agentboard never takes submitted numbers. It replays every tool call of the agent against the benchmark&apos;s tool servers and scores the last turn of each dialogue through four
-          stages, in order. Each stage leaves a verdict with its explanation, judge, cache hit and latency, visible on every item&apos;s page.
+          stages, in order. Each stage leaves a verdict with its reason, judge, cache hit and latency, visible on every item&apos;s page; the compared values are shown only where the benchmark publishes its ground truth.
         </p>
         <ol className="list-decimal space-y-2 pl-6 text-sm">
           <li>
