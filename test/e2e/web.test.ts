@@ -186,7 +186,7 @@ describe("entries", () => {
         await page.context().close();
       }
     }
-  });
+  }, 240_000); // 14 pages through axe: about a minute on an idle machine
 });
 
 describe("private ground truth", () => {

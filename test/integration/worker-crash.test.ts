@@ -86,5 +86,5 @@ describe("worker crash", () => {
     expect(resumed.capabilities).toEqual(expected.capabilities);
     expect(resumed.items).toEqual(expected.items);
     expect(resumed.jobs).toEqual([{ state: "done", attempts: 2 }]);
-  });
+  }, 240_000); // three full scoring runs of the demo entry over MCP replay
 });
