@@ -97,7 +97,8 @@ describe("GitHub submissions on the running app", () => {
     const comment = await until(() => status(issue.number), "the status comment");
     expect(comment).toContain("queued for scoring");
     expect(comment).toContain("&lt;b&gt;");
-    expect(gh.labels(issue.number)).toContain("agentboard: queued");
+    // The label follows the comment: wait for it rather than race it.
+    await until(() => (gh.labels(issue.number).includes("agentboard: queued") ? true : undefined), "the queued label");
   });
 
   it("lets a maintainer approve on /admin, which publishes the row and mirrors it on the issue", async () => {
