@@ -148,3 +148,57 @@ describe("an LLM judge fault in an evaluator capability", () => {
     expect(getLeaderboard(db)!.entries).toEqual([]);
   }, 60_000);
 });
+
+describe("the worker's judge from the one factory", () => {
+  let fake: FakeOpenAiServer;
+  const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-workerjudge-"));
+  beforeAll(async () => {
+    fake = await startFakeOpenAiServer();
+  });
+  afterAll(async () => {
+    await fake.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("scores against benchmark.yaml's endpoint when the env names none, and records the resolved judge without its key", async () => {
+    // Regression: the worker used to ignore benchmark.yaml's baseUrl. The env carries only a key.
+    const bench = path.join(tmp, "bench");
+    const keep = (src: string) => !src.includes(`${path.sep}submissions${path.sep}`) || (src.includes("reference-agent") && !src.includes(`reference-agent${path.sep}report`));
+    cpSync(NVIDIA_DEMO_DIR, bench, { recursive: true, filter: keep });
+    const yaml = path.join(bench, "benchmark.yaml");
+    writeFileSync(yaml, readFileSync(yaml, "utf8").replace('version: "1.0"', `version: "1.0"\njudge: { kind: openai, model: m, baseUrl: "${fake.baseUrl}", concurrency: 2 }`));
+    fake.setResponder(() => ({ delayMs: 5, content: JSON.stringify({ score: 0.75, reasoning: "fake: mostly" }) }));
+
+    const db = openDatabase(":memory:");
+    const { versionId } = await registerBenchmark(db, bench, { isDefault: true, now: now() });
+    const a = await ingestBundle(db, { versionId, bundlePath: path.join(bench, "submissions/reference-agent"), source: "local", sourceRef: "x", actor: "cli" }, now);
+    const sleeps: number[] = [];
+    const { baseUrl: _b, ...transport } = fastRetries("unused", sleeps);
+    const deps = createScoringDeps(db, { now, env: { AGENTBOARD_JUDGE_API_KEY: "sk-test-secret" }, transport });
+    try {
+      await runWorker(db, deps, { untilIdle: true });
+    } finally {
+      await deps.close();
+    }
+
+    // Every QA and trajectory item went to the fake server, as model m, with the env's key, two at a time at most.
+    expect(fake.requestCount).toBe(14 + 10);
+    expect(fake.requests.every((r) => (r.json as { model?: string }).model === "m")).toBe(true);
+    expect(fake.requests.every((r) => r.headers.authorization === "Bearer sk-test-secret")).toBe(true);
+    expect(fake.maxInFlight).toBeLessThanOrEqual(2);
+    expect(sleeps).toEqual([]);
+
+    const detail = getSubmission(db, a.submissionId)!;
+    expect(detail.run!.status).toBe("completed");
+    expect(detail.state).toBe("scored");
+    expect(listItems(db, detail.run!.id, { status: "judge_error" }).total).toBe(0);
+    for (const capability of ["video_qa", "tool_trajectory"]) {
+      const rows = listItems(db, detail.run!.id, { capability }).rows;
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.status === "scored" && r.score === 0.75), capability).toBe(true);
+    }
+    const run = db.select().from(scoringRuns).where(eq(scoringRuns.id, detail.run!.id)).get()!;
+    expect(run.judge).toEqual({ id: "openai:m", kind: "openai", model: "m", baseUrl: fake.baseUrl, concurrency: 2 });
+    expect(JSON.stringify(run)).not.toContain("sk-test-secret");
+  }, 60_000);
+});
