@@ -1,14 +1,23 @@
 /**
  * Maintainer sign-in for /admin: the token from AGENTBOARD_ADMIN_TOKEN (compared in constant
- * time), a signed httpOnly SameSite=Strict session cookie, a limit on failed attempts, and
- * same-origin checks on every form post.
+ * time), a signed httpOnly SameSite=Strict session cookie that is also registered server-side
+ * (so sign-out revokes it), a bounded limit on failed attempts, and same-origin checks on every
+ * form post.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createFailureLimiter, type FailureLimiter } from "./failure-limiter";
+import { clientFromForwardedFor, trustedHopsFromEnv } from "./forwarded-for";
+import { createSessionStore, type SessionStore } from "./session-store";
 
 export const SESSION_COOKIE = "agentboard_admin";
 const SESSION_MS = 8 * 60 * 60 * 1000;
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * One store and one limiter per server process. Next may bundle this module into each route
+ * separately, so they live on globalThis: sign-in, sign-out and the pages must see the same ones.
+ */
+const shared = globalThis as typeof globalThis & { __agentboardAdmin?: { sessions: SessionStore; failures: FailureLimiter } };
+const state = (shared.__agentboardAdmin ??= { sessions: createSessionStore(), failures: createFailureLimiter() });
 
 export function adminToken(): string | null {
   const t = process.env.AGENTBOARD_ADMIN_TOKEN?.trim();
@@ -27,20 +36,36 @@ export function tokenMatches(given: string, token: string): boolean {
   return timingSafeEqual(digest(given), digest(token));
 }
 
-export function createSession(token: string, now = Date.now()): string {
-  const payload = `${now + SESSION_MS}.${randomBytes(12).toString("base64url")}`;
+export function createSession(token: string, now = Date.now(), sessions: SessionStore = state.sessions): string {
+  const expires = now + SESSION_MS;
+  const nonce = randomBytes(18).toString("base64url");
+  const payload = `${expires}.${nonce}`;
   const mac = createHmac("sha256", sessionKey(token)).update(payload).digest("base64url");
+  sessions.add(nonce, expires, now);
   return `${payload}.${mac}`;
 }
 
-export function sessionValid(cookie: string | undefined, token: string | null, now = Date.now()): boolean {
-  if (!cookie || !token) return false;
+/** The nonce of a well-signed, unexpired session cookie (whether or not it was revoked), else null. */
+function signedNonce(cookie: string | undefined, token: string | null, now: number): string | null {
+  if (!cookie || !token || cookie.length > 200) return null;
   const parts = cookie.split(".");
-  if (parts.length !== 3) return false;
+  if (parts.length !== 3) return null;
   const [expires, nonce, mac] = parts as [string, string, string];
   const expected = createHmac("sha256", sessionKey(token)).update(`${expires}.${nonce}`).digest();
   const given = Buffer.from(mac, "base64url");
-  return given.length === expected.length && timingSafeEqual(given, expected) && Number(expires) > now;
+  return given.length === expected.length && timingSafeEqual(given, expected) && Number(expires) > now ? nonce : null;
+}
+
+/** A signed, unexpired cookie of a session this server issued and has not ended. */
+export function sessionValid(cookie: string | undefined, token: string | null, now = Date.now(), sessions: SessionStore = state.sessions): boolean {
+  const nonce = signedNonce(cookie, token, now);
+  return nonce !== null && sessions.has(nonce, now);
+}
+
+/** Ends the session of this cookie on the server: the cookie no longer signs anyone in, wherever it was copied. */
+export function revokeSession(cookie: string | undefined, token: string | null, now = Date.now(), sessions: SessionStore = state.sessions): void {
+  const nonce = signedNonce(cookie, token, now);
+  if (nonce) sessions.revoke(nonce);
 }
 
 export function sessionCookie(value: string, secure: boolean, maxAgeS = SESSION_MS / 1000): string {
@@ -67,34 +92,36 @@ export function sameOrigin(request: Request): boolean {
   }
 }
 
-/** Failed sign-ins per client, in this process: five per quarter hour. */
-const failures = new Map<string, number[]>();
-
 /**
  * Forwarded addresses are only believed behind a proxy that sets them
- * (AGENTBOARD_TRUST_PROXY=1); otherwise a guesser could rotate the header, so every client
- * shares one allowance.
+ * (AGENTBOARD_TRUST_PROXY=1), and then only the entry that proxy appended (the right-most,
+ * or AGENTBOARD_TRUSTED_PROXY_HOPS from the right): the entries to its left are the client's
+ * own words. Otherwise, or without a usable entry, every client shares one allowance.
  */
 export function clientKey(request: Request): string {
   if (process.env.AGENTBOARD_TRUST_PROXY !== "1") return "direct";
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "direct";
+  return clientFromForwardedFor(request.headers.get("x-forwarded-for"), trustedHopsFromEnv(process.env.AGENTBOARD_TRUSTED_PROXY_HOPS)) ?? "direct";
 }
 
+/** Failed sign-ins per client key, in this process (limits in failure-limiter.ts). */
 export function lockedOut(key: string, now = Date.now()): boolean {
-  const recent = (failures.get(key) ?? []).filter((t) => now - t < FAILURE_WINDOW_MS);
-  failures.set(key, recent);
-  return recent.length >= MAX_FAILURES;
+  return state.failures.lockedOut(key, now);
 }
 
 export function recordFailure(key: string, now = Date.now()): void {
-  failures.set(key, [...(failures.get(key) ?? []), now]);
+  state.failures.recordFailure(key, now);
 }
 
 export function clearFailures(key: string): void {
-  failures.delete(key);
+  state.failures.clear(key);
 }
 
 /** A 303 to a page of this site (relative Location: correct behind any proxy). */
 export function seeOther(location: string, headers: Record<string, string> = {}): Response {
   return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store", ...headers } });
+}
+
+/** Whether this request carries a live maintainer session (for route handlers). */
+export function requestIsMaintainer(request: Request): boolean {
+  return sessionValid(readCookie(request.headers.get("cookie"), SESSION_COOKIE), adminToken());
 }

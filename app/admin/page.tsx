@@ -10,21 +10,19 @@ import { ScrollTable } from "@/components/common/scroll-table";
 import { StateBadge } from "@/components/common/state-badge";
 import { buttonClass, controlClass, linkClass, rowClass, secondaryButtonClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 import { TimeStamp } from "@/components/common/time-stamp";
-import { getReviewQueue } from "@/lib/queries/activity";
+import { getReviewQueuePage } from "@/lib/queries/activity";
+import { Pagination } from "@/components/common/pagination";
+import { parsePage, queryString } from "@/components/common/search-params";
 import { pageDb } from "@/lib/queries/db";
 import type { ReviewRow } from "@/lib/queries/types";
 import { adminToken, SESSION_COOKIE, sessionValid } from "./auth";
+import { adminDoneMessage, adminErrorMessage } from "./messages";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Maintainers", robots: { index: false } };
 
-const ERRORS: Record<string, string> = {
-  token: "That token is not right.",
-  locked: "Too many failed attempts: wait a quarter of an hour and try again.",
-  disabled: "Sign-in is disabled: set AGENTBOARD_ADMIN_TOKEN on the server.",
-  session: "Your session has ended: sign in again.",
-};
+const PAGE_SIZE = 100;
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
@@ -33,7 +31,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 function SignIn({ error, enabled }: { error?: string; enabled: boolean }) {
   return (
     <div className="max-w-md">
-      {error ? <Notice kind="problem">{ERRORS[error] ?? error}</Notice> : null}
+      {error ? <Notice kind="problem">{error}</Notice> : null}
       {enabled ? (
         <form method="post" action="/admin/login" className="mt-4 flex flex-col gap-3">
           <label htmlFor="token" className="text-sm font-medium">
@@ -90,14 +88,16 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
     return (
       <div>
         <PageHeader title="Maintainers" lede="Sign in with the maintainer token to approve, reject, rescore or withdraw submissions." />
-        <SignIn error={one(params.error)} enabled={token !== null} />
+        <SignIn error={adminErrorMessage(one(params.error)) ?? undefined} enabled={token !== null} />
       </div>
     );
   }
-  const rows = getReviewQueue(pageDb());
-  const waiting = rows.filter((r) => r.state === "scored").length;
-  const done = one(params.done);
-  const error = one(params.error);
+  const queue = getReviewQueuePage(pageDb(), { page: parsePage(one(params.page)), pageSize: PAGE_SIZE });
+  const rows = queue.rows;
+  const waiting = queue.waiting;
+  // The URL carries codes only; the words are fixed (messages.ts).
+  const done = adminDoneMessage(one(params.done));
+  const error = adminErrorMessage(one(params.error));
   return (
     <div>
       <PageHeader title="Maintainers" lede={`${waiting} scored ${waiting === 1 ? "entry awaits" : "entries await"} approval. Every action is written to the changelog and mirrored on the submission's GitHub issue.`}>
@@ -107,7 +107,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
       </PageHeader>
       <div className="mb-4 flex flex-col gap-2">
         {done ? <Notice>Done: {done}.</Notice> : null}
-        {error ? <Notice kind="problem">{ERRORS[error] ?? error}</Notice> : null}
+        {error ? <Notice kind="problem">{error}</Notice> : null}
       </div>
       {rows.length === 0 ? (
         <p>Nothing to review.</p>
@@ -150,6 +150,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           </table>
         </ScrollTable>
       )}
+      {queue.total > PAGE_SIZE ? (
+        <div className="mt-4">
+          <Pagination page={queue.page} pageSize={queue.pageSize} total={queue.total} noun="submission" hrefFor={(n) => `/admin${queryString({ page: n > 1 ? n : undefined })}`} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import { ColumnHeaders } from "@/components/common/column-headers";
 import Link from "next/link";
-import { getChangelog } from "@/lib/queries/activity";
+import { getChangelogPage, publishedIds } from "@/lib/queries/activity";
+import { maintainerSignedIn } from "@/app/admin/maintainer";
+import { Pagination } from "@/components/common/pagination";
+import { firstParam, parsePage, queryString, type SearchParams } from "@/components/common/search-params";
 import { pageDb } from "@/lib/queries/db";
 import { PageHeader } from "@/components/common/page-header";
 import { ScrollTable } from "@/components/common/scroll-table";
@@ -13,15 +16,20 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Changelog" };
 
-const LIMIT = 200;
+const PAGE_SIZE = 100;
 
-export default function ChangelogPage() {
-  const rows = getChangelog(pageDb(), LIMIT);
+export default async function ChangelogPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const page = parsePage(firstParam(await searchParams, "page"));
+  const log = getChangelogPage(pageDb(), { page, pageSize: PAGE_SIZE });
+  const rows = log.rows;
+  // Only published entries have public pages; maintainers can open every one.
+  const maintainer = await maintainerSignedIn();
+  const linked = maintainer ? null : publishedIds(pageDb(), rows.flatMap((r) => (r.submissionId === null ? [] : [r.submissionId])));
   return (
     <div>
       <PageHeader
         title="Changelog"
-        lede={`The public audit log: every state change, rescore, approval, rejection and withdrawal, with who did it and why. Newest first${rows.length === LIMIT ? `; the latest ${LIMIT} events` : ""}.`}
+        lede="The public audit log: every state change, rescore, approval, rejection and withdrawal, with who did it and why. Newest first."
       />
       {rows.length === 0 ? (
         <p className="text-slate-700 dark:text-slate-300">No events yet.</p>
@@ -41,7 +49,11 @@ export default function ChangelogPage() {
                     <TimeStamp iso={r.at} />
                   </td>
                   <th scope="row" className={`${tdClass} font-normal whitespace-nowrap`}>
-                    {r.submissionId !== null ? (
+                    {r.submissionId !== null && linked && !linked.has(r.submissionId) ? (
+                      <span className="break-words">
+                        {r.agent ?? "submission"} (#{r.submissionId})
+                      </span>
+                    ) : r.submissionId !== null ? (
                       <Link href={`/submissions/${r.submissionId}`} className={linkClass}>
                         {r.agent ?? "submission"} (#{r.submissionId})
                       </Link>
@@ -73,6 +85,11 @@ export default function ChangelogPage() {
           </table>
         </ScrollTable>
       )}
+      {log.total > PAGE_SIZE ? (
+        <div className="mt-4">
+          <Pagination page={log.page} pageSize={log.pageSize} total={log.total} noun="event" hrefFor={(n) => `/changelog${queryString({ page: n > 1 ? n : undefined })}`} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { compareEntries } from "@/lib/queries/compare";
+import { publishedIds } from "@/lib/queries/activity";
+import { maintainerSignedIn } from "@/app/admin/maintainer";
 import { pageDb } from "@/lib/queries/db";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
 import { Notice } from "@/components/common/notice";
@@ -31,11 +33,16 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
 
   const db = pageDb();
   const published = getLeaderboard(db)?.entries ?? [];
-  const result = bad.length === 0 && ids.length > 0 ? compareEntries(db, ids) : null;
+  // Entries that are not published are compared for maintainers only; the public is told no such entry exists.
+  const visible = (await maintainerSignedIn()) ? new Set(ids) : publishedIds(db, ids);
+  const hidden = ids.filter((id) => !visible.has(id));
+  const result = bad.length === 0 && hidden.length === 0 && ids.length > 0 ? compareEntries(db, ids.slice(0, 4)) : null;
   const comparison = result && "entries" in result ? result : null;
   const problem = bad.length
-    ? `${bad.map((b) => `“${b}”`).join(", ")} ${bad.length === 1 ? "is" : "are"} not an entry id; ids are whole numbers such as 3.`
-    : result && "problem" in result
+    ? `${bad.slice(0, 4).map((b) => `“${b.slice(0, 40)}”`).join(", ")} ${bad.length === 1 ? "is" : "are"} not an entry id; ids are whole numbers such as 3.`
+    : hidden.length
+      ? `no scored entry with id ${hidden.slice(0, 4).join(", ")}`
+      : result && "problem" in result
       ? result.problem
       : null;
   const picker = <EntryPicker entries={published} selected={ids} />;

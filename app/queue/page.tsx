@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import { ColumnHeaders } from "@/components/common/column-headers";
 import Link from "next/link";
-import { getQueue } from "@/lib/queries/activity";
+import { getQueuePage } from "@/lib/queries/activity";
+import { maintainerSignedIn } from "@/app/admin/maintainer";
+import { Pagination } from "@/components/common/pagination";
+import { firstParam, parsePage, queryString, type SearchParams } from "@/components/common/search-params";
 import { pageDb } from "@/lib/queries/db";
 import { PageHeader } from "@/components/common/page-header";
 import { ProgressMeter } from "@/components/common/progress-meter";
@@ -17,21 +20,25 @@ export const metadata: Metadata = { title: "Submission queue" };
 
 const ORDER = ["received", "validating", "queued", "scoring", "scored", "approved", "published", "invalid", "error", "rejected", "withdrawn"];
 
-export default function QueuePage() {
-  const rows = getQueue(pageDb());
-  const byState = new Map<string, number>();
-  for (const r of rows) byState.set(r.state, (byState.get(r.state) ?? 0) + 1);
-  const states = [...byState].sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
+const PAGE_SIZE = 50;
+
+export default async function QueuePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const page = parsePage(firstParam(await searchParams, "page"));
+  const queue = getQueuePage(pageDb(), { page, pageSize: PAGE_SIZE });
+  const rows = queue.rows;
+  // Only published entries have public pages; maintainers can open every one.
+  const maintainer = await maintainerSignedIn();
+  const states = Object.entries(queue.byState).sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
 
   return (
     <div>
       <PageHeader
         title="Submission queue"
-        lede="Every submission and where it stands: received → validating → queued → scoring → scored → approved → published (or invalid, error, rejected, withdrawn). Every change is in the changelog."
+        lede="Every submission and where it stands: received → validating → queued → scoring → scored → approved → published (or invalid, error, rejected, withdrawn). Published entries open on their own page; the others are visible to maintainers only. Every change is in the changelog."
       >
-        {rows.length > 0 ? (
+        {queue.total > 0 ? (
           <ul className="flex flex-wrap items-center gap-2 text-sm" aria-label="Submissions by state">
-            <li className="mr-1 text-slate-600 dark:text-slate-400">{plural(rows.length, "submission")}:</li>
+            <li className="mr-1 text-slate-600 dark:text-slate-400">{plural(queue.total, "submission")}:</li>
             {states.map(([state, n]) => (
               <li key={state} className="flex items-center gap-1">
                 <StateBadge state={state} />
@@ -42,7 +49,7 @@ export default function QueuePage() {
         ) : null}
       </PageHeader>
 
-      {rows.length === 0 ? (
+      {queue.total === 0 ? (
         <p className="text-slate-700 dark:text-slate-300">
           Nothing submitted yet. See{" "}
           <Link href="/submit" className={linkClass}>
@@ -64,9 +71,13 @@ export default function QueuePage() {
                 <tr key={r.id} className={rowClass}>
                   <td className={`${tdClass} tabular-nums text-slate-600 dark:text-slate-400`}>{r.id}</td>
                   <th scope="row" className={`${tdClass} font-medium`}>
-                    <Link href={`/submissions/${r.id}`} className={linkClass}>
-                      {r.agent}
-                    </Link>
+                    {r.state === "published" || maintainer ? (
+                      <Link href={`/submissions/${r.id}`} className={linkClass}>
+                        {r.agent}
+                      </Link>
+                    ) : (
+                      <span className="break-words">{r.agent}</span>
+                    )}
                     {r.isDemo ? (
                       <span className="ml-2">
                         <Tag title="A generated demo entry">demo</Tag>
@@ -88,6 +99,11 @@ export default function QueuePage() {
           </table>
         </ScrollTable>
       )}
+      {queue.total > PAGE_SIZE ? (
+        <div className="mt-4">
+          <Pagination page={queue.page} pageSize={queue.pageSize} total={queue.total} noun="submission" hrefFor={(n) => `/queue${queryString({ page: n > 1 ? n : undefined })}`} />
+        </div>
+      ) : null}
     </div>
   );
 }

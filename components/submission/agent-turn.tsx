@@ -19,6 +19,16 @@ function ToolCalls({ calls, label }: { calls: ItemDetail["calls"]; label: string
   );
 }
 
+/** "The first 50 of 900 calls are shown." when a list was cut to the page limit. */
+function More({ shown, total, noun }: { shown: number; total: number | undefined; noun: string }) {
+  if (total === undefined || total <= shown) return null;
+  return (
+    <p className="text-sm text-slate-600 dark:text-slate-400">
+      The first {shown} of {total.toLocaleString("en-US")} {noun} are shown.
+    </p>
+  );
+}
+
 export function AgentTurn({ item, replayed }: { item: ItemDetail; replayed: boolean }) {
   const stored = item.query !== "" || item.answer !== null || item.calls.length > 0;
   if (!stored) {
@@ -39,18 +49,20 @@ export function AgentTurn({ item, replayed }: { item: ItemDetail; replayed: bool
         {typeof item.answer === "string" ? <p className="mt-1 text-sm whitespace-pre-wrap">{item.answer}</p> : <JsonBlock value={item.answer} label="Answer" />}
       </div>
       <div className="space-y-2">
-        <h3 className="text-sm font-semibold">Tool calls ({item.calls.length})</h3>
+        <h3 className="text-sm font-semibold">Tool calls ({item.callCount ?? item.calls.length})</h3>
         <ToolCalls calls={item.calls} label="Tool calls" />
+        <More shown={item.calls.length} total={item.callCount} noun="calls" />
       </div>
       {replayed ? (
         <details className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
-          <summary className="cursor-pointer text-sm font-semibold focus-visible:outline-2 focus-visible:outline-sky-600">Replayed tool responses ({item.responses.length})</summary>
+          <summary className="cursor-pointer text-sm font-semibold focus-visible:outline-2 focus-visible:outline-sky-600">Replayed tool responses ({item.responseCount ?? item.responses.length})</summary>
           <div className="mt-3 space-y-2">
             {item.responses.length === 0 ? (
               <p className="text-sm text-slate-600 dark:text-slate-400">No responses.</p>
             ) : (
               item.responses.map((r, i) => <JsonBlock key={i} value={r} label={`Response ${i + 1}`} />)
             )}
+            <More shown={item.responses.length} total={item.responseCount} noun="responses" />
           </div>
         </details>
       ) : null}

@@ -15,23 +15,80 @@ export interface Diagnostic {
   message: string;
 }
 
-/** Collects diagnostics for one file, filling in the file name. */
-export class DiagnosticSink {
+/** How many diagnostics a store keeps; the rest are only counted. */
+export interface DiagnosticCaps {
+  /** Kept per severity and code. */
+  perCode: number;
+  /** Kept in all. */
+  total: number;
+}
+
+export const defaultDiagnosticCaps: Readonly<DiagnosticCaps> = Object.freeze({ perCode: 100, total: 1_000 });
+
+/**
+ * Diagnostics of a whole run, counted as they come (O(1) each) and kept up to the caps, so a
+ * file of a million bad records costs a million counter increments, not a million objects.
+ * Counts per code are exact; `omitted` says how many were counted but not kept.
+ */
+export class DiagnosticStore {
   readonly items: Diagnostic[] = [];
-  constructor(readonly file: string) {}
+  errorCount = 0;
+  warningCount = 0;
+  /** Exact counts per code, by severity. */
+  readonly errorCounts: Record<string, number> = Object.create(null) as Record<string, number>;
+  readonly warningCounts: Record<string, number> = Object.create(null) as Record<string, number>;
+  readonly caps: DiagnosticCaps;
+
+  constructor(caps: Partial<DiagnosticCaps> = {}) {
+    this.caps = { ...defaultDiagnosticCaps, ...caps };
+  }
+
+  add(d: Diagnostic): void {
+    const counts = d.severity === "error" ? this.errorCounts : this.warningCounts;
+    const n = (counts[d.code] = (counts[d.code] ?? 0) + 1);
+    if (d.severity === "error") this.errorCount++;
+    else this.warningCount++;
+    if (n <= this.caps.perCode && this.items.length < this.caps.total) this.items.push(d);
+  }
+
+  /** Adds each diagnostic in turn (never a spread: the list may be long). */
+  addAll(ds: Iterable<Diagnostic>): void {
+    for (const d of ds) this.add(d);
+  }
+
+  /** Counted but not kept. */
+  get omitted(): number {
+    return this.errorCount + this.warningCount - this.items.length;
+  }
+}
+
+/** Collects diagnostics for one file, filling in the file name; counts stay exact whatever the store keeps. */
+export class DiagnosticSink {
+  readonly store: DiagnosticStore;
+  /** Errors and warnings reported through this sink (not the whole store's). */
+  errorCount = 0;
+  warningCount = 0;
+
+  constructor(
+    readonly file: string,
+    store?: DiagnosticStore,
+  ) {
+    this.store = store ?? new DiagnosticStore();
+  }
+
+  /** The diagnostics the store kept (with a shared store, other files' too). */
+  get items(): readonly Diagnostic[] {
+    return this.store.items;
+  }
 
   error(code: string, message: string, where: Where = {}): void {
-    this.items.push({ severity: "error", code, file: this.file, ...where, message });
+    this.errorCount++;
+    this.store.add({ severity: "error", code, file: this.file, ...where, message });
   }
 
   warn(code: string, message: string, where: Where = {}): void {
-    this.items.push({ severity: "warning", code, file: this.file, ...where, message });
-  }
-
-  get errorCount(): number {
-    let n = 0;
-    for (const d of this.items) if (d.severity === "error") n++;
-    return n;
+    this.warningCount++;
+    this.store.add({ severity: "warning", code, file: this.file, ...where, message });
   }
 }
 
@@ -58,4 +115,17 @@ export function describeType(value: unknown): string {
   if (typeof value === "object") return "an object";
   if (typeof value === "string") return value === "" ? "an empty string" : "a string";
   return `a ${typeof value}`;
+}
+
+/**
+ * A submitted value quoted for a message, at most `max` characters of it: a 400 MB status or a
+ * 70,000-character domain must not be copied into every diagnostic that names it.
+ */
+export function preview(value: unknown, max = 80): string {
+  if (typeof value !== "string") {
+    const s = typeof value === "number" || typeof value === "boolean" || value === null ? String(value) : describeType(value);
+    return s.length > max ? `${s.slice(0, max)}…` : s;
+  }
+  if (value.length <= max) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, max))}… (${value.length} characters)`;
 }

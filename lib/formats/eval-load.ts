@@ -36,9 +36,10 @@ export async function loadEvalDataset(opts: EvalLoadOptions): Promise<EvalLoadRe
   const datasetSink = new DiagnosticSink(show(opts.datasetFile));
   const value = await readJsonOrLines(opts.datasetFile, datasetSink);
   const drafts = value === undefined ? [] : readEvalDataset(value, datasetSink);
-  diagnostics.push(...datasetSink.items);
+  for (const d of datasetSink.items) diagnostics.push(d);
 
   let outputs = new Map<string, AgentOutputDraft>();
+  let errorCount = datasetSink.errorCount;
   if (opts.outputsFile) {
     const sink = new DiagnosticSink(show(opts.outputsFile));
     const raw = await readJsonOrLines(opts.outputsFile, sink);
@@ -48,10 +49,10 @@ export async function loadEvalDataset(opts: EvalLoadOptions): Promise<EvalLoadRe
     for (const d of drafts) {
       if (d.inlineOutput && outputs.has(d.id)) sink.warn("output_shadowed", `the dataset's inline outputs for "${d.id}" are replaced by this file's`, { path: outputs.get(d.id)!.path });
     }
-    diagnostics.push(...sink.items);
+    for (const d of sink.items) diagnostics.push(d);
+    errorCount += sink.errorCount;
   }
 
-  const errorCount = diagnostics.filter((d) => d.severity === "error").length;
   if (errorCount > 0) return { items: [], diagnostics, errorCount };
 
   const datasetDir = path.dirname(opts.datasetFile);

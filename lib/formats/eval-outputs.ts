@@ -73,7 +73,7 @@ export function readOutputFields(raw: Obj, sink: DiagnosticSink, path: string, o
   if (raw.timestamps !== undefined && raw.timestamps !== null) {
     if (!Array.isArray(raw.timestamps) || raw.timestamps.some((t) => typeof t !== "number" || !Number.isFinite(t))) {
       sink.error("bad_timestamps", "expected a list of timestamps in seconds", where("timestamps"));
-    } else timestamps.push(...(raw.timestamps as number[]));
+    } else for (const t of raw.timestamps as number[]) timestamps.push(t);
   }
 
   let report: ReportDraft | null = null;

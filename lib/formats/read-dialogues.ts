@@ -4,7 +4,7 @@
  * the reader accepts each deviation, normalises it, and says so as a warning, so the
  * validator can decide what is fatal and the scorer never sees a raw shape.
  */
-import { describeType, type DiagnosticSink } from "./diagnostic";
+import { describeType, preview, type DiagnosticSink } from "./diagnostic";
 import type { AnswerValue, GroundTruthDialogue, PredictedDialogue, ToolCall, ToolPolicy, Turn } from "./dialogue";
 
 type Obj = Record<string, unknown>;
@@ -71,7 +71,7 @@ function readPrediction(raw: unknown, ctx: RecordCtx, opts: ReadOptions): Predic
   let status: "success" | "error" = "success";
   if (!("status" in r)) warn(ctx, "status_missing", `${ctx.base}.status`, `"status" is missing; assumed "success"`);
   else if (r.status === "success" || r.status === "error") status = r.status;
-  else err(ctx, "bad_status", `${ctx.base}.status`, `expected "success" or "error", found ${JSON.stringify(r.status)}`);
+  else err(ctx, "bad_status", `${ctx.base}.status`, `expected "success" or "error", found ${preview(r.status)}`);
 
   let error = "";
   if (!("error" in r)) warn(ctx, "error_missing", `${ctx.base}.error`, `"error" is missing; assumed ""`);
@@ -128,7 +128,7 @@ function readHead(raw: unknown, ctx: RecordCtx, opts: ReadOptions): { uuid: stri
     return undefined;
   }
   if (raw.domain !== opts.fileDomain) {
-    err(ctx, "domain_mismatch", `${ctx.base}.domain`, `domain "${raw.domain}" differs from the file name; expected "${opts.fileDomain}"`);
+    err(ctx, "domain_mismatch", `${ctx.base}.domain`, `domain ${preview(raw.domain)} differs from the file name; expected "${opts.fileDomain}"`);
     return undefined;
   }
   return { uuid, domain: raw.domain };
@@ -187,7 +187,7 @@ function readTurn(raw: unknown, ctx: RecordCtx, path: string, role: "prediction"
   if (typeof raw.turn_id === "number" && Number.isInteger(raw.turn_id) && raw.turn_id >= 0) turnId = raw.turn_id;
   else if (typeof raw.turn_id === "string" && /^\d+$/.test(raw.turn_id.trim())) {
     turnId = Number(raw.turn_id.trim());
-    warn(ctx, "turn_id_string", `${path}.turn_id`, `turn_id is the string ${JSON.stringify(raw.turn_id)}; read as the number ${turnId}`);
+    warn(ctx, "turn_id_string", `${path}.turn_id`, `turn_id is the string ${preview(raw.turn_id)}; read as the number ${turnId}`);
   } else {
     err(ctx, "bad_turn_id", `${path}.turn_id`, `expected a non-negative integer turn_id, found ${"turn_id" in raw ? describeType(raw.turn_id) : "nothing"}`);
     return undefined;

@@ -2,6 +2,7 @@
  * Strict decoding of JSON files: UTF-8 checked byte by byte, syntax errors reported with
  * line and column, so a submitter can find the exact spot.
  */
+import { childPath } from "./diagnostic";
 import { locateJsonError } from "./locate-json-error";
 
 export type JsonReadResult =
@@ -106,4 +107,132 @@ function deepPath(v: unknown, limit: number, depth: number): string | null {
     if (p !== null) return `${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}${p}`;
   }
   return null;
+}
+
+export interface JsonScanLimits {
+  /** Deepest nesting of objects and arrays (the root is level 1). */
+  maxDepth: number;
+  /** JSON values of any kind. */
+  maxValues: number;
+  /** Elements of a top-level array, or keys of a top-level object. */
+  maxRecords: number;
+}
+
+export type JsonScanResult =
+  | { ok: true; values: number; records: number }
+  | { ok: false; code: "too_deep" | "too_many_values" | "too_many_records"; message: string; path: string; record?: number };
+
+interface Frame {
+  array: boolean;
+  index: number;
+  keyStart: number;
+  keyEnd: number;
+  expectKey: boolean;
+}
+
+/**
+ * One linear pass over JSON bytes, before JSON.parse, that bounds what parsing would build:
+ * nesting depth, number of values and number of top-level records. It allocates nothing per
+ * value (a frame per nesting level, at most `maxDepth + 1`), so a hostile file is refused for
+ * the price of reading its bytes once. It is not a validator: malformed JSON is counted
+ * approximately and left to JSON.parse to report.
+ */
+export function scanJson(bytes: Uint8Array, limits: JsonScanLimits): JsonScanResult {
+  const n = bytes.length;
+  const stack: Frame[] = [];
+  let values = 0;
+  let records = 0;
+  let expectValue = true;
+  const rootIs = (array: boolean) => stack.length === 1 && stack[0]!.array === array;
+  const pathHere = (): string => {
+    let p = "$";
+    for (const f of stack) p = f.array ? childPath(p, f.index) : childPath(p, decodeKey(bytes, f.keyStart, f.keyEnd));
+    return p;
+  };
+  const startValue = (): JsonScanResult | undefined => {
+    values++;
+    expectValue = false;
+    if (values > limits.maxValues) return { ok: false, code: "too_many_values", message: `file holds more than ${limits.maxValues} JSON values; expected at most ${limits.maxValues}`, path: pathHere() };
+    if (rootIs(true)) {
+      records++;
+      if (records > limits.maxRecords) {
+        return { ok: false, code: "too_many_records", message: `file holds more than ${limits.maxRecords} records; expected at most ${limits.maxRecords} per file`, path: pathHere(), record: stack[0]!.index };
+      }
+    }
+    return undefined;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = bytes[i]!;
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (c === 0x22) {
+      const start = i;
+      for (i++; i < n; i++) {
+        const d = bytes[i]!;
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      const top = stack[stack.length - 1];
+      if (top && !top.array && top.expectKey) {
+        top.keyStart = start;
+        top.keyEnd = i + 1;
+        top.expectKey = false;
+        if (stack.length === 1) {
+          records++;
+          if (records > limits.maxRecords) {
+            return { ok: false, code: "too_many_records", message: `file holds more than ${limits.maxRecords} records; expected at most ${limits.maxRecords} per file`, path: pathHere() };
+          }
+        }
+      } else if (expectValue) {
+        const bad = startValue();
+        if (bad) return bad;
+      }
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      if (expectValue) {
+        const bad = startValue();
+        if (bad) return bad;
+      }
+      if (stack.length >= limits.maxDepth) {
+        return { ok: false, code: "too_deep", message: `value nested more than ${limits.maxDepth} levels deep; expected at most ${limits.maxDepth}`, path: pathHere() };
+      }
+      stack.push({ array: c === 0x5b, index: 0, keyStart: 0, keyEnd: 0, expectKey: c === 0x7b });
+      expectValue = c === 0x5b;
+      continue;
+    }
+    if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+      expectValue = false;
+      continue;
+    }
+    if (c === 0x2c) {
+      const top = stack[stack.length - 1];
+      if (top?.array) {
+        top.index++;
+        expectValue = true;
+      } else if (top) top.expectKey = true;
+      continue;
+    }
+    if (c === 0x3a) {
+      expectValue = true;
+      continue;
+    }
+    // A scalar's first byte (its other bytes find expectValue false).
+    if (expectValue) {
+      const bad = startValue();
+      if (bad) return bad;
+    }
+  }
+  return { ok: true, values, records };
+}
+
+function decodeKey(bytes: Uint8Array, start: number, end: number): string {
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset + start, Math.min(end - start, 2_000)).toString("utf8");
+  try {
+    const k: unknown = JSON.parse(raw);
+    if (typeof k === "string") return k;
+  } catch {
+    // a key cut short or malformed: show it as written
+  }
+  return raw.replace(/^"|"$/g, "");
 }

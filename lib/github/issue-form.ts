@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { locateJsonError } from "../formats/locate-json-error";
 import { lineColumn } from "../formats/read-json";
+import { commentText } from "./comment-text";
 
 /** The label that marks an issue as a leaderboard submission. */
 export const SUBMISSION_LABEL = "leaderboard-submission";
@@ -223,15 +224,9 @@ export function renderFormProblems(problems: readonly FormProblem[], options: { 
   return `${intro}\n\n${lines.join("\n")}\n`;
 }
 
-/** Escapes text for a GitHub comment: no HTML, no Markdown emphasis/links/code, no @-mentions. */
+/** Escapes text for a GitHub comment: no HTML, no Markdown emphasis/links/code, no @-mentions (see comment-text.ts). */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/([\\`*_[\]()#|~!])/g, "\\$1")
-    .replace(/@/g, "@\u200b")
-    .replace(/\r?\n/g, " ");
+  return commentText(text, { maxChars: 2_000 });
 }
 
 /** Values for {@link renderIssueFormBody}; omitted optional fields render as `_No response_`. */

@@ -10,20 +10,31 @@ export type SignatureCheck = { valid: true } | { valid: false; reason: string };
 
 const HEADER = /^sha256=([0-9a-f]{64})$/i;
 
+/** The 32 signature bytes of a well-formed header, or why it is not one: checkable before any body is read. */
+export function parseSignatureHeader(header: string | readonly string[] | null | undefined): { ok: true; digest: Buffer } | { ok: false; reason: string } {
+  if (header === null || header === undefined || header === "") return { ok: false, reason: "missing X-Hub-Signature-256 header" };
+  if (typeof header !== "string") return { ok: false, reason: "more than one X-Hub-Signature-256 header" };
+  const match = HEADER.exec(header.trim());
+  if (!match) return { ok: false, reason: "malformed X-Hub-Signature-256 header: expected sha256= and 64 hex digits" };
+  return { ok: true, digest: Buffer.from(match[1]!, "hex") };
+}
+
+/** Compares a header's digest with the HMAC computed over the body, in constant time. */
+export function signatureMatches(given: Buffer, expected: Buffer): boolean {
+  // Both are 32 bytes (the header pattern fixes the length), as timingSafeEqual requires.
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 export function verifyWebhookSignature(
   secret: string,
   rawBody: string | Uint8Array,
   header: string | readonly string[] | null | undefined,
 ): SignatureCheck {
   if (!secret) return { valid: false, reason: "no webhook secret is configured" };
-  if (header === null || header === undefined || header === "") return { valid: false, reason: "missing X-Hub-Signature-256 header" };
-  if (typeof header !== "string") return { valid: false, reason: "more than one X-Hub-Signature-256 header" };
-  const match = HEADER.exec(header.trim());
-  if (!match) return { valid: false, reason: "malformed X-Hub-Signature-256 header: expected sha256= and 64 hex digits" };
-  const given = Buffer.from(match[1]!, "hex");
+  const parsed = parseSignatureHeader(header);
+  if (!parsed.ok) return { valid: false, reason: parsed.reason };
   const expected = createHmac("sha256", secret).update(rawBody).digest();
-  // Both are 32 bytes here (the pattern fixes the length), as timingSafeEqual requires.
-  return timingSafeEqual(given, expected) ? { valid: true } : { valid: false, reason: "signature does not match the body" };
+  return signatureMatches(parsed.digest, expected) ? { valid: true } : { valid: false, reason: "signature does not match the body" };
 }
 
 /** The header value GitHub would send for this body: for tests and local tooling. */

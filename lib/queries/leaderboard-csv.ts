@@ -1,15 +1,25 @@
 /**
  * The leaderboard as CSV (RFC 4180: comma-separated, CRLF line ends, quoted when needed).
- * Text that a spreadsheet would run as a formula (starting with = + - @, tab or CR) gets a
- * leading single quote. Pure: no database access.
+ * Text that a spreadsheet would run as a formula gets a single quote before the trigger
+ * (= + - @, tab or CR, or their full-width forms). Not only at the start: a spreadsheet set to
+ * another separator (`;` in many locales, or tab or `|`) splits the cell again, so a trigger
+ * after any separator or line break (spaces and quotes between allowed) is defused as well.
+ * Pure: no database access.
  */
 import type { CapabilityInfo, LeaderboardEntry } from "./types";
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Where a spreadsheet may start a cell (the start, or after a separator or line break, then
+// spaces or quotes), followed by a character that makes the cell a formula.
+const FORMULA_TRIGGER = /(?<=^|[,;|\t\r\n])([ "']*)(?=[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/g;
+
+/** Text with a `'` before every formula trigger a spreadsheet could meet at the start of a cell. */
+export function defuseFormulas(value: string): string {
+  return value.replace(FORMULA_TRIGGER, "$1'");
+}
 
 /** One text cell, safe for spreadsheets and quoted when it holds a comma, quote or line break. */
 export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  const safe = defuseFormulas(value);
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -8,7 +8,8 @@ import type { Db } from "../../db/client";
 
 const statements = new WeakMap<Db, Statement>();
 const memo = new Map<string, { version: string; value: unknown }>();
-const MAX_KEYS = 1000;
+/** Memoised keys, at most; the least recently used goes first (one at a time, so a flood of new keys cannot empty it). */
+export const MEMO_MAX_KEYS = 1000;
 
 export function dataVersion(db: Db): string {
   let st = statements.get(db);
@@ -22,9 +23,14 @@ export function dataVersion(db: Db): string {
 export function memoByDataVersion<T>(db: Db, key: string, compute: () => T): T {
   const version = dataVersion(db);
   const hit = memo.get(key);
-  if (hit && hit.version === version) return hit.value as T;
+  if (hit && hit.version === version) {
+    memo.delete(key);
+    memo.set(key, hit);
+    return hit.value as T;
+  }
   const value = compute();
-  if (memo.size >= MAX_KEYS) memo.clear();
+  memo.delete(key);
+  while (memo.size >= MEMO_MAX_KEYS) memo.delete(memo.keys().next().value!);
   memo.set(key, { version, value });
   return value;
 }

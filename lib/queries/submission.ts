@@ -1,15 +1,42 @@
 /** One submission: metadata, timeline, its current run's scores, funnel and items. */
-import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
 import type { FunnelBucket } from "../scoring/item-result";
+import { publicSourceRef, redactPaths } from "./redact-paths";
+import { createClipper, PUBLIC_RENDER_LIMITS, type RenderLimits } from "./render-limits";
 import type { EvaluatorRow, Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail, TrajectoryRow } from "./types";
 
+/** Only published entries are public; every other state is for maintainers (and the queue's one-line listing). */
+export const PUBLIC_STATES: readonly string[] = ["published"];
+
+export function isPublicState(state: string): boolean {
+  return PUBLIC_STATES.includes(state);
+}
+
+/** A submission's state, or null when there is none: one indexed lookup, before any page work. */
+export function submissionState(db: Db, id: number): string | null {
+  return db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, id)).get()?.state ?? null;
+}
+
+export interface RenderOpts {
+  /** How much of each submitted value to render (default PUBLIC_RENDER_LIMITS). */
+  limits?: RenderLimits;
+}
+
+/** A stored item result longer than this (characters of JSON) is not parsed for a page: 32 Mi. */
+export const MAX_ITEM_RESULT_CHARS = 32 * 1024 * 1024;
+
+/** Validation errors shown on a page, at most. */
+export const MAX_VALIDATION_ERRORS_SHOWN = 20;
+
 function submissionWithBenchmark(db: Db, id: number) {
+  // Every column but the validation report, which can be large: validationSummary reads what it needs.
+  const { validationReport: _report, ...columns } = getTableColumns(submissions);
   return db
-    .select({ sub: submissions, version: benchmarkVersions, bench: benchmarks })
+    .select({ sub: columns, version: benchmarkVersions, bench: benchmarks })
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
@@ -23,27 +50,73 @@ function shownRun(db: Db, sub: { id: number; currentRunId: number | null }) {
   return db.select().from(scoringRuns).where(eq(scoringRuns.submissionId, sub.id)).orderBy(desc(scoringRuns.id)).get();
 }
 
-export function getSubmission(db: Db, id: number): SubmissionDetail | null {
+/**
+ * The validation report's summary, its first errors and its warning counts, read inside
+ * SQLite: a report of a huge invalid bundle is never loaded whole, and every string is cut.
+ */
+function validationSummary(db: Db, id: number, clip: ReturnType<typeof createClipper>, known: string[]): SubmissionDetail["validation"] {
+  const client = db.$client;
+  const head = client.prepare("SELECT json_extract(validation_report, '$.summary.errors') AS errors, json_extract(validation_report, '$.summary.warnings') AS warnings FROM submissions WHERE id = ? AND json_valid(validation_report)").get(id) as { errors: number | null; warnings: number | null } | undefined;
+  if (!head || head.errors === null) return null;
+  const max = clip.limits.text;
+  const errors = client
+    .prepare(
+      `SELECT substr(json_extract(value, '$.code'), 1, 201) AS code, substr(json_extract(value, '$.file'), 1, 1001) AS file, substr(json_extract(value, '$.path'), 1, 1001) AS path,
+              substr(json_extract(value, '$.message'), 1, ?) AS message, length(json_extract(value, '$.message')) AS messageLength
+       FROM submissions, json_each(submissions.validation_report, '$.errors') WHERE submissions.id = ? ORDER BY key LIMIT ?`,
+    )
+    .all(max + 1, id, MAX_VALIDATION_ERRORS_SHOWN) as { code: unknown; file: unknown; path: unknown; message: unknown; messageLength: number | null }[];
+  const warningRows = client
+    .prepare(`SELECT substr(key, 1, 201) AS code, value AS n FROM submissions, json_each(submissions.validation_report, '$.warningCounts') WHERE submissions.id = ? LIMIT ?`)
+    .all(id, clip.limits.list) as { code: string; n: unknown }[];
+  const str = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : String(v));
+  return {
+    errors: Number(head.errors) || 0,
+    warnings: Number(head.warnings) || 0,
+    warningCounts: Object.fromEntries(warningRows.map((w) => [clip.name(str(w.code)), Number(w.n) || 0])),
+    firstErrors: errors.map((e) => {
+      const path = str(e.path);
+      return {
+        code: clip.name(str(e.code)),
+        file: clip.text(redactPaths(str(e.file), known), 1000),
+        ...(path ? { path: clip.text(path, 1000) } : {}),
+        message: clip.text(redactPaths(clip.prefix({ head: str(e.message), length: e.messageLength ?? 0 }), known)),
+      };
+    }),
+  };
+}
+
+/**
+ * One submission for its page and its JSON, every submitted string cut to `opts.limits`
+ * (public limits by default). `truncated` counts the values that were cut. Pages decide who
+ * may see it (isPublicState).
+ */
+export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (SubmissionDetail & { truncated: number }) | null {
   const row = submissionWithBenchmark(db, id);
   if (!row) return null;
   const { sub } = row;
+  const clip = createClipper(opts.limits ?? PUBLIC_RENDER_LIMITS);
   const spec = row.version.spec as unknown as BenchmarkSpec;
   const benchmark = toInfo(row.bench.slug, spec, [row.version.version]);
   const run = shownRun(db, sub);
   const caps = run ? db.select().from(capabilityScores).where(eq(capabilityScores.runId, run.id)).all() : [];
   const domains = run ? db.select().from(domainScores).where(eq(domainScores.runId, run.id)).orderBy(asc(domainScores.capability), asc(domainScores.domain)).all() : [];
-  const timeline = db.select().from(auditLog).where(eq(auditLog.submissionId, id)).orderBy(asc(auditLog.id)).all();
-  const report = sub.validationReport as { summary?: { errors: number; warnings: number }; warningCounts?: Record<string, number>; errors?: { code: string; file: string; path?: string; message: string }[] } | null;
-  return {
+  const nEvents = db.select({ n: count() }).from(auditLog).where(eq(auditLog.submissionId, id)).get()?.n ?? 0;
+  // The latest events, shown oldest first.
+  const timeline = db.select().from(auditLog).where(eq(auditLog.submissionId, id)).orderBy(desc(auditLog.id)).limit(clip.limits.timeline).all().reverse();
+  if (nEvents > timeline.length) clip.cuts++;
+  const known = sub.source === "github" ? [sub.bundlePath] : [sub.sourceRef, sub.bundlePath];
+  const links = clip.list(Object.entries(sub.links ?? {}), Math.min(20, clip.limits.list));
+  const detail: SubmissionDetail = {
     id: sub.id,
-    agent: sub.agentName,
-    models: sub.models,
-    maintainer: sub.maintainer,
-    description: sub.description,
-    links: sub.links,
+    agent: clip.name(sub.agentName),
+    models: clip.list(sub.models ?? []).map((m) => clip.name(String(m))),
+    maintainer: clip.name(sub.maintainer),
+    description: clip.text(sub.description),
+    links: Object.fromEntries(links.map(([k, v]) => [clip.name(k), clip.text(String(v), clip.limits.name * 5)])),
     source: sub.source,
-    sourceRef: sub.source === "github" ? sub.sourceRef : sub.sourceRef.split("/").slice(-2).join("/"),
-    bundleSha256: sub.bundleSha256,
+    sourceRef: clip.text(publicSourceRef(sub.source, sub.sourceRef), 1000),
+    bundleSha256: clip.name(sub.bundleSha256),
     state: sub.state,
     isDemo: sub.isDemo,
     createdAt: sub.createdAt.toISOString(),
@@ -52,7 +125,7 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
       ? {
           id: run.id,
           status: run.status,
-          judge: run.judgeId ?? run.judgeKind,
+          judge: clip.name(run.judgeId ?? run.judgeKind),
           replay: run.replayMode,
           verified: run.verified,
           progressDone: run.progressDone,
@@ -65,15 +138,21 @@ export function getSubmission(db: Db, id: number): SubmissionDetail | null {
       const s = caps.find((x) => x.capability === c.id);
       return { id: c.id, label: c.label, scorer: c.scorer, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0 };
     }),
-    domains: domains.map((d) => ({ capability: d.capability, domain: d.domain, score: d.score, nItems: d.nItems })),
+    domains: domains.map((d) => ({ capability: d.capability, domain: clip.name(d.domain), score: d.score, nItems: d.nItems })),
     funnel: run?.status === "completed" ? funnel(db, run.id) : null,
     trajectory: run?.status === "completed" ? trajectoryRows(db, run.id, spec) : [],
     evaluators: run?.status === "completed" ? evaluatorRows(db, run.id, spec) : [],
-    timeline: timeline.map((t) => ({ at: t.at.toISOString(), actor: t.actor, action: t.action, fromState: t.fromState, toState: t.toState, reason: t.reason })),
-    validation: report?.summary
-      ? { errors: report.summary.errors, warnings: report.summary.warnings, warningCounts: report.warningCounts ?? {}, firstErrors: (report.errors ?? []).slice(0, 20).map((e) => ({ code: e.code, file: e.file, ...(e.path ? { path: e.path } : {}), message: e.message })) }
-      : null,
+    timeline: timeline.map((t) => ({
+      at: t.at.toISOString(),
+      actor: clip.name(redactPaths(t.actor, known)),
+      action: clip.name(t.action),
+      fromState: t.fromState,
+      toState: t.toState,
+      reason: clip.text(redactPaths(t.reason, known)),
+    })),
+    validation: validationSummary(db, id, clip, known),
   };
+  return { ...detail, truncated: clip.cuts };
 }
 
 /** Where items ended, from the buckets the engine stored: not scored, stopped by policy, failed correctness or groundedness, passed. */
@@ -123,11 +202,57 @@ export function listItems(db: Db, runId: number, filters: ItemFilters = {}): Ite
  * The private half of the evidence (compared values, the judge's words, evaluator errors and
  * field trees, the trajectory summary) is dropped unless `showGroundTruth`.
  */
-export function getItem(db: Db, runId: number, capability: string, uuid: string, opts: { showGroundTruth: boolean }): ItemDetail | null {
-  const row = db.select().from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid))).get();
+export function getItem(db: Db, runId: number, capability: string, uuid: string, opts: { showGroundTruth: boolean } & RenderOpts): (ItemDetail & { truncated: number }) | null {
+  const where = and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid));
+  const size = db.select({ n: sql<number>`length(${itemResults.result})` }).from(itemResults).where(where).get();
+  if (!size) return null;
+  const clip = createClipper(opts.limits ?? PUBLIC_RENDER_LIMITS);
+  if (size.n > MAX_ITEM_RESULT_CHARS) {
+    // Not parsed at all: the summary columns say what the item scored.
+    const { result: _result, ...columns } = getTableColumns(itemResults);
+    const row = db.select(columns).from(itemResults).where(where).get()!;
+    clip.cuts++;
+    const reason = `This item's stored result is too large to show here (${Math.round(size.n / 1048576).toLocaleString("en-US")} MB).`;
+    return { ...row, domain: clip.name(row.domain), reason, detail: null, query: "", answer: null, calls: [], responses: [], verdicts: [], trajectory: null, evaluation: null, truncated: clip.cuts };
+  }
+  const row = db.select().from(itemResults).where(where).get();
   if (!row) return null;
+  const item = clipItem(readItem(row, opts.showGroundTruth), clip);
+  return { ...item, truncated: clip.cuts };
+}
+
+/** Every submitted string of an item cut, and its lists shortened. */
+function clipItem(item: ItemDetail, clip: ReturnType<typeof createClipper>): ItemDetail {
+  const opt = (s: string | null) => (s === null ? null : clip.text(s));
+  return {
+    ...item,
+    domain: clip.name(item.domain),
+    reason: clip.text(item.reason),
+    detail: opt(item.detail),
+    query: clip.text(item.query),
+    answer: typeof item.answer === "string" ? clip.text(item.answer) : clip.json(item.answer),
+    calls: clip.list(item.calls).map((c) => ({ name: clip.name(String(c.name)), arguments: clip.json(c.arguments) as Record<string, unknown> })),
+    callCount: item.calls.length,
+    responses: clip.list(item.responses).map((r) => clip.json(r)),
+    responseCount: item.responses.length,
+    verdicts: clip.list(item.verdicts).map((v) => ({ ...v, reason: clip.text(v.reason), detail: opt(v.detail), judge: clip.name(v.judge) })),
+    trajectory: item.trajectory ? (clip.json(item.trajectory) as ItemDetail["trajectory"]) : null,
+    evaluation: item.evaluation
+      ? {
+          ...item.evaluation,
+          reason: clip.text(item.evaluation.reason),
+          judge: clip.name(item.evaluation.judge ?? ""),
+          reasoning: opt(item.evaluation.reasoning),
+          error: opt(item.evaluation.error),
+          details: item.evaluation.details ? (clip.json(item.evaluation.details) as Record<string, unknown>) : null,
+          subScores: item.evaluation.subScores,
+        }
+      : null,
+  };
+}
+
+function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDetail {
   const r = row.result;
-  const open = opts.showGroundTruth;
   const scored = r.trace?.at(-1);
   const evaluation = r.scorer !== "waterfall" ? r.evaluation : null;
   const trajectory = r.scorer === "waterfall" ? r.trajectory : null;

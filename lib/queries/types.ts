@@ -177,7 +177,10 @@ export interface ItemDetail extends ItemRow {
   query: string;
   answer: unknown;
   calls: { name: string; arguments: Record<string, unknown> }[];
+  /** How many calls and responses the turn had, when the lists above were cut to a page's worth. */
+  callCount?: number;
   responses: unknown[];
+  responseCount?: number;
   verdicts: VerdictView[];
   trajectory: TrajectoryView | null;
   /** Evaluator capabilities: the evaluator's result for this item. */

@@ -2,8 +2,10 @@
  * How Agentboard talks to GitHub, from the environment: the one place that reads it.
  * GITHUB_TOKEN (or GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY + GITHUB_APP_INSTALLATION_ID),
  * GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_WEBHOOK_SECRET, BUNDLE_ALLOWED_HOSTS,
- * BUNDLE_MAX_BYTES, BUNDLE_TIMEOUT_MS, AGENTBOARD_PUBLIC_URL, AGENTBOARD_BUNDLE_DIR, and the
- * test-only AGENTBOARD_TEST_ALLOW_LOOPBACK.
+ * BUNDLE_MAX_BYTES, BUNDLE_TIMEOUT_MS, AGENTBOARD_PUBLIC_URL, AGENTBOARD_BUNDLE_DIR, the webhook's
+ * limits (GITHUB_WEBHOOK_MAX_BYTES, GITHUB_WEBHOOK_READ_TIMEOUT_MS, GITHUB_WEBHOOK_MAX_CONCURRENT),
+ * the worker's GitHub pass (GITHUB_DELIVERY_POLL_MS, GITHUB_STATUS_SYNC_MS), and the test-only
+ * AGENTBOARD_TEST_ALLOW_LOOPBACK.
  */
 import path from "node:path";
 import { hasGitHubCredentials, type GitHubCredentials } from "../github/connect";
@@ -12,6 +14,19 @@ import { parseRepoRef, type RepoRef } from "../github/github-client";
 
 /** Where submitters usually host bundles: GitHub releases, Hugging Face, Zenodo. */
 export const DEFAULT_ALLOWED_HOSTS = ["github.com", "objects.githubusercontent.com", "codeload.github.com", "huggingface.co", "*.huggingface.co", "*.hf.co", "zenodo.org"];
+
+/**
+ * The webhook route's limits. A delivery's body is read only after its headers pass (event,
+ * delivery id, a well-formed signature, a configured repository), streamed with this cap and
+ * deadline and HMAC-checked as it arrives; at most this many bodies are read at once, so
+ * stalled requests hold at most `maxConcurrent × maxBytes` of memory. GitHub's issue and
+ * comment payloads (bodies of at most 65,536 characters, the previous body on an edit) stay
+ * well under 2 MiB.
+ */
+export const WEBHOOK_LIMITS = { maxBytes: 2 * 1024 * 1024, readTimeoutMs: 10_000, maxConcurrent: 8 } as const;
+
+/** How often the worker reads stored webhook deliveries, and re-renders every issue's status. */
+export const WORKER_GITHUB_PASS = { deliveryPollMs: 2_000, statusSyncMs: 10_000 } as const;
 
 /** The credentials and API root (for lib/github's `connectGitHub`), and how the intake works. */
 export interface GitHubSettings extends GitHubCredentials {
@@ -26,6 +41,16 @@ export interface GitHubSettings extends GitHubCredentials {
   publicUrl: string;
   /** Downloaded bundles, named by their sha256. */
   bundleDir: string;
+  /** GITHUB_WEBHOOK_MAX_BYTES, default WEBHOOK_LIMITS.maxBytes. */
+  webhookMaxBytes: number;
+  /** GITHUB_WEBHOOK_READ_TIMEOUT_MS, default WEBHOOK_LIMITS.readTimeoutMs. */
+  webhookReadTimeoutMs: number;
+  /** GITHUB_WEBHOOK_MAX_CONCURRENT, default WEBHOOK_LIMITS.maxConcurrent. */
+  webhookMaxConcurrent: number;
+  /** GITHUB_DELIVERY_POLL_MS, default WORKER_GITHUB_PASS.deliveryPollMs. */
+  deliveryPollMs: number;
+  /** GITHUB_STATUS_SYNC_MS, default WORKER_GITHUB_PASS.statusSyncMs. */
+  statusSyncMs: number;
 }
 
 export class SettingsError extends Error {
@@ -60,6 +85,11 @@ export function githubSettingsFromEnv(env: Record<string, string | undefined> = 
     allowLoopbackHttp: env.AGENTBOARD_TEST_ALLOW_LOOPBACK === "1",
     publicUrl: (env.AGENTBOARD_PUBLIC_URL?.trim() || "http://127.0.0.1:3000").replace(/\/+$/, ""),
     bundleDir: path.resolve(/*turbopackIgnore: true*/ env.AGENTBOARD_BUNDLE_DIR?.trim() || ".agentboard/bundles"),
+    webhookMaxBytes: positive(env, "GITHUB_WEBHOOK_MAX_BYTES", WEBHOOK_LIMITS.maxBytes),
+    webhookReadTimeoutMs: positive(env, "GITHUB_WEBHOOK_READ_TIMEOUT_MS", WEBHOOK_LIMITS.readTimeoutMs),
+    webhookMaxConcurrent: positive(env, "GITHUB_WEBHOOK_MAX_CONCURRENT", WEBHOOK_LIMITS.maxConcurrent),
+    deliveryPollMs: positive(env, "GITHUB_DELIVERY_POLL_MS", WORKER_GITHUB_PASS.deliveryPollMs),
+    statusSyncMs: positive(env, "GITHUB_STATUS_SYNC_MS", WORKER_GITHUB_PASS.statusSyncMs),
   };
 }
 

@@ -8,8 +8,9 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, benchmarkVersions, capabilityScores, scoringRuns, submissions, type SubmissionState } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
-import { escapeMarkdown } from "../github/issue-form";
-import { renderReportMarkdown, type ValidationReport } from "../validate/report";
+import type { Diagnostic } from "../formats/diagnostic";
+import { commentLines, commentText, fitComment } from "../github/comment-text";
+import type { ValidationReport } from "../validate/report";
 
 export const STATUS_MARKER = "<!-- agentboard:status -->";
 export const LABEL_PREFIX = "agentboard: ";
@@ -32,7 +33,7 @@ const LABEL_COLORS: Record<string, string> = {
 
 export interface IssueStatus {
   issueAuthor: string;
-  /** A form or download problem with the latest edit, if any. */
+  /** A form, download or processing problem with the latest edit, if any: plain text, one item a line (neutralised when shown). */
   problem: string | null;
   submission: {
     id: number;
@@ -99,11 +100,66 @@ function benchmarkSpecOf(db: Db, versionId: number): BenchmarkSpec | null {
 
 const pct = (x: number) => (x * 100).toFixed(1);
 
+/** How much of each submitted value a status comment shows; the detail page has the rest. */
+const SHOWN = { name: 200, label: 100, text: 1_000, problem: 1_000, problemLines: 30, where: 200, message: 400, errors: 20, warnings: 5, gaps: 20 } as const;
+
+const text = (value: unknown, maxChars: number = SHOWN.text) => commentText(value, { maxChars });
+/** A code of our own, in a code span when it is one (a code span shows escapes literally). */
+const codeName = (value: unknown) => (typeof value === "string" && /^[a-z0-9_]{1,60}$/.test(value) ? `\`${value}\`` : text(value, 60));
+
 function scoreTable(s: NonNullable<IssueStatus["submission"]>): string[] {
   const rows = ["| Capability | Score | 95% CI |", "|---|---:|---:|"];
-  for (const c of s.capabilities) rows.push(c.score === null ? `| ${escapeMarkdown(c.label)} | not submitted | |` : `| ${escapeMarkdown(c.label)} | ${pct(c.score)} | ${pct(c.ciLow)}–${pct(c.ciHigh)} |`);
+  for (const c of s.capabilities) rows.push(c.score === null ? `| ${text(c.label, SHOWN.label)} | not submitted | |` : `| ${text(c.label, SHOWN.label)} | ${pct(c.score)} | ${pct(c.ciLow)}–${pct(c.ciHigh)} |`);
   if (s.overall) rows.push(`| **Overall**${s.overall.complete ? "" : " (incomplete)"} | **${pct(s.overall.score)}** | ${pct(s.overall.ciLow)}–${pct(s.overall.ciHigh)} |`);
   return rows;
+}
+
+/** One diagnostic: its code, where it is (file, record, uuid, JSON path) and what is wrong, all inert. */
+function diagnosticLine(d: Partial<Diagnostic>): string {
+  const where = [text(d.file ?? "", SHOWN.where)];
+  if (typeof d.record === "number") where.push(`record ${d.record}`);
+  if (d.uuid) where.push(`(uuid ${text(d.uuid, SHOWN.where)})`);
+  if (d.path) where.push(`at ${text(d.path, SHOWN.where)}`);
+  return `- ${codeName(d.code)} ${where.join(" ")}: ${text(d.message ?? "", SHOWN.message)}`;
+}
+
+/**
+ * The validation report as the comment shows it: every string in it may come from the bundle
+ * (file names, uuids, JSON paths, messages quoting values), so all of it goes through
+ * `commentText`. A stored report may be of an older shape: nothing is assumed present.
+ */
+function validationSection(r: ValidationReport): string[] {
+  const summary = r.summary ?? { errors: 0, warnings: 0, dialogues: 0 };
+  const errors = Array.isArray(r.errors) ? r.errors : [];
+  const warnings = Array.isArray(r.warnings) ? r.warnings : [];
+  const out = [`#### Validation: ${r.valid ? "✅ valid" : "❌ invalid"}`, "", `${Number(summary.dialogues) || 0} dialogues read · ${Number(summary.errors) || 0} error(s), ${Number(summary.warnings) || 0} warning(s)`];
+  const totalErrors = Number(summary.errors) || errors.length;
+  if (totalErrors > 0) {
+    out.push("", `#### Errors (${totalErrors})`, "");
+    const shown = errors.slice(0, SHOWN.errors);
+    for (const d of shown) out.push(diagnosticLine(d));
+    if (totalErrors > shown.length) out.push(`- … and ${totalErrors - shown.length} more error(s)`);
+  }
+  const totalWarnings = Number(summary.warnings) || 0;
+  if (totalWarnings > 0) {
+    out.push("", `#### Warnings (${totalWarnings})`, "");
+    const codes = Object.entries(r.warningCounts ?? {}).sort((a, b) => b[1] - a[1]).slice(0, 20);
+    if (codes.length) out.push(codes.map(([c, n]) => `${codeName(c)} ×${Number(n) || 0}`).join(" · "), "");
+    const shown = warnings.slice(0, SHOWN.warnings);
+    for (const d of shown) out.push(diagnosticLine(d));
+    if (totalWarnings > shown.length) out.push(`- … and ${totalWarnings - shown.length} more warning(s)`);
+  }
+  const gaps: string[] = [];
+  for (const [id, c] of Object.entries(r.coverage ?? {})) {
+    if (!c?.submitted) continue;
+    for (const [domain, d] of Object.entries(c.domains ?? {})) if (d.missing > 0) gaps.push(`${text(id, SHOWN.label)}/${text(domain, SHOWN.label)}: ${Number(d.missing) || 0} missing`);
+  }
+  if (gaps.length) {
+    out.push("", "Missing predictions count as 0 (not an error):", "");
+    for (const g of gaps.slice(0, SHOWN.gaps)) out.push(`- ${g}`);
+    if (gaps.length > SHOWN.gaps) out.push(`- … and ${gaps.length - SHOWN.gaps} more domain(s) with gaps`);
+  }
+  return out;
 }
 
 const HEADLINES: Record<SubmissionState, string> = {
@@ -120,29 +176,37 @@ const HEADLINES: Record<SubmissionState, string> = {
   withdrawn: "↩️ Withdrawn",
 };
 
+/**
+ * The status comment. Every submitted value in it is neutralised (lib/github/comment-text.ts)
+ * and the whole is cut to fit GitHub's comment limit, with a link to the detail page.
+ */
 export function renderStatusComment(status: IssueStatus): string {
   const out: string[] = [STATUS_MARKER];
   const s = status.submission;
+  const problem = commentLines(status.problem, { maxChars: SHOWN.problem, maxLines: SHOWN.problemLines });
   if (!s) {
-    out.push("### Agentboard: ✏️ needs changes", "", status.problem ?? "Waiting for a valid submission form.", "");
+    out.push("### Agentboard: ✏️ needs changes", "");
+    const [first, ...rest] = problem.length ? problem : ["Waiting for a valid submission form."];
+    out.push(first!, "");
+    if (rest.length) out.push(...rest.map((l) => `- ${l}`), "");
     out.push("Edit the issue to fix this; Agentboard reads the new version by itself.");
-    return out.join("\n") + "\n";
+    return fitComment(out.join("\n") + "\n");
   }
-  out.push(`### Agentboard: ${HEADLINES[s.state]}`, "");
-  out.push(`**${escapeMarkdown(s.agentName)}** · submission [#${s.id}](${s.detailUrl}) · revision ${s.revision}`, "");
-  if (status.problem) out.push(`> ⚠️ The latest edit could not be used, so the revision above stands: ${status.problem.replace(/\n+/g, " ")}`, "");
+  out.push(`### Agentboard: ${HEADLINES[s.state] ?? text(s.state, 40)}`, "");
+  out.push(`**${text(s.agentName, SHOWN.name)}** · submission [#${s.id}](${s.detailUrl}) · revision ${s.revision}`, "");
+  if (problem.length) out.push(`> ⚠️ The latest edit could not be used, so the revision above stands: ${problem.join("; ")}`, "");
   if (s.state === "scoring" || s.state === "queued") {
     const r = s.run;
     if (r && r.progressTotal > 0) out.push(`Progress: ${r.progressDone} / ${r.progressTotal} dialogues (${Math.floor((100 * r.progressDone) / r.progressTotal)}%)`, "");
   }
-  if (s.state === "error" && s.run?.error) out.push(`Error: ${escapeMarkdown(s.run.error)}`, "");
-  if ((s.state === "rejected" || s.state === "withdrawn") && s.reason) out.push(`Reason: ${escapeMarkdown(s.reason)}`, "");
+  if (s.state === "error" && s.run?.error) out.push(`Error: ${text(s.run.error)}`, "");
+  if ((s.state === "rejected" || s.state === "withdrawn") && s.reason) out.push(`Reason: ${text(s.reason)}`, "");
   if (s.state === "invalid" && s.validation) {
-    out.push(renderReportMarkdown(s.validation, { maxErrors: 20, maxWarnings: 5 }).replace(/^## /gm, "#### "), "Fix the bundle, upload it again and edit the issue's ZIP link.", "");
+    out.push(...validationSection(s.validation), "", "Fix the bundle, upload it again and edit the issue's ZIP link.", "");
   }
   if (s.overall) out.push(...scoreTable(s), "", `Details per capability, domain and item: ${s.detailUrl}`, "");
   if (s.state === "scored") out.push("Maintainers: comment `/approve`, `/reject <reason>` or `/rescore`. The author may `/withdraw`.", "");
-  return out.join("\n").trimEnd() + "\n";
+  return fitComment(out.join("\n").trimEnd() + "\n", { fullReportUrl: s.detailUrl });
 }
 
 /** What the comment and label say, as a short hash: unchanged status is not sent again. */

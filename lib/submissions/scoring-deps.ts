@@ -21,14 +21,21 @@ export interface ScoringDepsOptions {
   /** Test seams for the judge's transport. */
   transport?: GraderTransport;
   replayConcurrency?: number;
+  /** The worker's stop signal: judges stop waiting, and a job in hand goes back to the queue. */
+  signal?: AbortSignal;
+  /** How often a running job renews its heartbeat (default DEFAULT_HEARTBEAT_MS, 30 s). */
+  heartbeatMs?: number;
 }
 
 export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): ScoringDeps & { close(): Promise<void> } {
   const now = opts.now ?? (() => new Date());
   const ports = new Map<string, Promise<ReplayPort>>();
   const cache = createDbGradeCache(db, now);
+  const transport: GraderTransport | undefined = opts.signal ? { ...opts.transport, signal: opts.signal } : opts.transport;
   return {
     now,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     replayFor(benchmark: Benchmark, mode) {
       const key = `${benchmark.root}\0${benchmark.spec.version}\0${mode}`;
       let p = ports.get(key);
@@ -46,7 +53,7 @@ export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): Scorin
     graderFor(benchmark, spec) {
       // The run chose its kind and model when it was queued: they come first, like flags.
       const settings = resolveJudgeSettings({ flags: { judge: spec.judgeKind, ...(spec.judgeModel ? { judgeModel: spec.judgeModel } : {}) }, env: opts.env ?? {}, config: benchmark.spec.judge });
-      return { grader: createGrader(settings, { cache, ...(opts.transport ? { transport: opts.transport } : {}) }), judge: recordedJudge(settings) };
+      return { grader: createGrader(settings, { cache, ...(transport ? { transport } : {}) }), judge: recordedJudge(settings) };
     },
     async close() {
       await Promise.all([...ports.values()].map(async (p) => (await p).close()));

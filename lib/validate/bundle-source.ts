@@ -5,10 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import yauzl from "yauzl";
 import type { Diagnostic } from "../formats/diagnostic";
+import { firstUnsafeChar, UNSAFE_TEXT, UNSAFE_TEXT_EXPECTED } from "../formats/text-safety";
+import { defaultValidationLimits, type ValidationLimits } from "./limits";
 
 export interface BundleFile {
   /** POSIX path inside the bundle. */
@@ -26,19 +28,16 @@ export interface BundleSource {
   close(): Promise<void>;
 }
 
-export interface ZipLimits {
-  maxEntries: number;
-  maxTotalBytes: number;
-  /** Largest uncompressed/compressed ratio tolerated for entries above `ratioFloorBytes`. */
-  maxRatio: number;
-  ratioFloorBytes: number;
-}
+/** The bundle-level limits, checked before a byte is read (defaults and docs in limits.ts). */
+export type ZipLimits = Pick<ValidationLimits, "maxEntries" | "maxTotalBytes" | "maxFileBytes" | "maxRatio" | "ratioMinCompressedBytes" | "maxPathBytes">;
 
 export const defaultZipLimits: ZipLimits = {
-  maxEntries: 10_000,
-  maxTotalBytes: 2 * 1024 ** 3,
-  maxRatio: 200,
-  ratioFloorBytes: 1024 ** 2,
+  maxEntries: defaultValidationLimits.maxEntries,
+  maxTotalBytes: defaultValidationLimits.maxTotalBytes,
+  maxFileBytes: defaultValidationLimits.maxFileBytes,
+  maxRatio: defaultValidationLimits.maxRatio,
+  ratioMinCompressedBytes: defaultValidationLimits.ratioMinCompressedBytes,
+  maxPathBytes: defaultValidationLimits.maxPathBytes,
 };
 
 export type OpenResult = { ok: true; source: BundleSource } | { ok: false; problems: Diagnostic[] };
@@ -47,34 +46,68 @@ export async function openBundle(location: string, limits: Partial<ZipLimits> = 
   const info = await lstat(location).catch(() => undefined);
   const fail = (code: string, message: string): OpenResult => ({ ok: false, problems: [{ severity: "error", code, file: path.basename(location), message }] });
   if (!info) return fail("bundle_not_found", `bundle not found: ${location}`);
-  if (info.isDirectory()) return openFolder(location);
-  if (info.isFile()) return openZip(location, { ...defaultZipLimits, ...limits });
+  const all = { ...defaultZipLimits, ...limits };
+  if (info.isDirectory()) return openFolder(location, all);
+  if (info.isFile()) {
+    // Stored entries make an archive about as large as its contents, plus headers.
+    const maxArchive = all.maxTotalBytes + 16 * 1024 ** 2;
+    if (info.size > maxArchive) return fail("zip_too_large", `the archive is ${info.size} bytes; at most ${maxArchive} are allowed (limits.maxTotalBytes plus 16 MiB)`);
+    return openZip(location, all);
+  }
   return fail("bundle_not_file", "expected a folder or a .zip file");
 }
 
-async function openFolder(root: string): Promise<OpenResult> {
-  const files: BundleFile[] = [];
+/** A folder is held to the same limits as a ZIP, from fs.stat: nothing is read until they pass. */
+async function openFolder(root: string, limits: ZipLimits): Promise<OpenResult> {
+  const found: { abs: string; relPath: string; size: number }[] = [];
   const problems: Diagnostic[] = [];
-  const hashes: string[] = [];
+  const bad = (file: string, code: string, message: string) => problems.push({ severity: "error", code, file, message });
+  let total = 0;
+  let count = 0;
   async function walk(dir: string, rel: string): Promise<void> {
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
+      if (++count > limits.maxEntries) return;
       const abs = path.join(dir, e.name);
       const relPath = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isSymbolicLink()) problems.push({ severity: "error", code: "symlink", file: relPath, message: "symbolic links are not allowed in a bundle" });
+      const nameProblem = entryNameProblem(relPath, limits);
+      if (nameProblem) bad(printable(relPath), "unsafe_path", nameProblem);
+      else if (e.isSymbolicLink()) bad(relPath, "symlink", "symbolic links are not allowed in a bundle");
       else if (e.isDirectory()) await walk(abs, relPath);
       else if (e.isFile()) {
-        const bytes = await readFile(abs);
-        hashes.push(`${relPath}\0${createHash("sha256").update(bytes).digest("hex")}\n`);
-        files.push({ path: relPath, size: bytes.length, read: () => readFile(abs) });
+        const { size } = await stat(abs);
+        total += size;
+        if (size > limits.maxFileBytes) bad(relPath, "file_too_large", `file is ${size} bytes; at most ${limits.maxFileBytes} are allowed per file (limits.maxFileBytes)`);
+        found.push({ abs, relPath, size });
       }
     }
   }
   await walk(root, "");
+  const name = path.basename(root);
+  if (count > limits.maxEntries) bad(name, "too_many_files", `the folder holds more than ${limits.maxEntries} files and folders; at most ${limits.maxEntries} are allowed (limits.maxEntries)`);
+  if (total > limits.maxTotalBytes) bad(name, "bundle_too_large", `files total ${total} bytes; at most ${limits.maxTotalBytes} are allowed (limits.maxTotalBytes)`);
   if (problems.length) return { ok: false, problems };
+  const hashes: string[] = [];
+  for (const f of found) hashes.push(`${f.relPath}\0${await sha256File(f.abs)}\n`);
+  const files: BundleFile[] = found.map((f) => ({ path: f.relPath, size: f.size, read: () => readFile(f.abs) }));
   const sha256 = createHash("sha256").update(hashes.join("")).digest("hex");
   return { ok: true, source: { kind: "folder", location: root, sha256, files, close: async () => {} } };
+}
+
+/** A path of the bundle that is too long or holds characters no page or comment should show. */
+function entryNameProblem(name: string, limits: ZipLimits): string | undefined {
+  const bytes = Buffer.byteLength(name, "utf8");
+  if (bytes > limits.maxPathBytes) return `path is ${bytes} bytes long; expected at most ${limits.maxPathBytes} (limits.maxPathBytes)`;
+  const c = firstUnsafeChar(name);
+  if (c) return `path holds ${c.codePoint} at index ${c.index}; ${UNSAFE_TEXT_EXPECTED}`;
+  return undefined;
+}
+
+/** A name shown in a diagnostic: bounded, with refused characters replaced. */
+function printable(name: string): string {
+  const short = name.length > 200 ? `${name.slice(0, 200)}…` : name;
+  return short.replace(new RegExp(UNSAFE_TEXT.source, "g"), "\uFFFD");
 }
 
 function sha256File(file: string): Promise<string> {
@@ -110,7 +143,7 @@ async function openZip(file: string, limits: ZipLimits): Promise<OpenResult> {
   }
   if (zip.entryCount > limits.maxEntries) {
     zip.close();
-    bad(path.basename(file), "zip_too_many_entries", `ZIP holds ${zip.entryCount} entries; at most ${limits.maxEntries} are allowed`);
+    bad(path.basename(file), "zip_too_many_entries", `ZIP holds ${zip.entryCount} entries; at most ${limits.maxEntries} are allowed (limits.maxEntries)`);
     return { ok: false, problems };
   }
   const entries: { name: string; entry: yauzl.Entry }[] = [];
@@ -122,15 +155,20 @@ async function openZip(file: string, limits: ZipLimits): Promise<OpenResult> {
       zip.on("entry", (entry: yauzl.Entry) => {
         const name = nameDecoder.decode(entry.fileName as unknown as Buffer);
         const unsafe = unsafeEntryName(name);
+        const nameProblem = unsafe ? undefined : entryNameProblem(name, limits);
         const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
-        if (unsafe) bad(name, "zip_unsafe_path", `${unsafe}; expected a relative path inside the bundle`);
+        if (unsafe) bad(printable(name), "zip_unsafe_path", `${unsafe}; expected a relative path inside the bundle`);
+        else if (nameProblem) bad(printable(name), "zip_unsafe_path", nameProblem);
         else if (mode === S_IFLNK) bad(name, "symlink", "symbolic links are not allowed in a bundle");
         else if ((entry.generalPurposeBitFlag & 1) !== 0) bad(name, "zip_encrypted", "encrypted entries are not supported");
         else if (!name.endsWith("/")) {
           total += entry.uncompressedSize;
+          // Every entry is held to the ratio; tiny entries count as ratioMinCompressedBytes.
           const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
-          if (entry.uncompressedSize > limits.ratioFloorBytes && ratio > limits.maxRatio) {
+          if (entry.uncompressedSize > limits.maxRatio * Math.max(1, entry.compressedSize, limits.ratioMinCompressedBytes)) {
             bad(name, "zip_bomb", `compression ratio ${Math.round(ratio)}:1 exceeds ${limits.maxRatio}:1 (${entry.uncompressedSize} bytes from ${entry.compressedSize})`);
+          } else if (entry.uncompressedSize > limits.maxFileBytes) {
+            bad(name, "zip_entry_too_large", `entry is ${entry.uncompressedSize} bytes uncompressed; at most ${limits.maxFileBytes} are allowed per file (limits.maxFileBytes)`);
           }
           entries.push({ name, entry });
         }
@@ -144,7 +182,7 @@ async function openZip(file: string, limits: ZipLimits): Promise<OpenResult> {
     return { ok: false, problems };
   }
   if (total > limits.maxTotalBytes) {
-    bad(path.basename(file), "zip_too_large", `entries total ${total} bytes uncompressed; at most ${limits.maxTotalBytes} are allowed`);
+    bad(path.basename(file), "zip_too_large", `entries total ${total} bytes uncompressed; at most ${limits.maxTotalBytes} are allowed (limits.maxTotalBytes)`);
   }
   if (problems.length) {
     zip.close();

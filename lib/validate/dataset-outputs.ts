@@ -11,12 +11,16 @@ import { childPath, type DiagnosticSink } from "../formats/diagnostic";
 import type { AgentOutput, EvalKind } from "../formats/eval-dataset";
 import { reportFiles, type FileSource } from "../formats/eval-load";
 import { readOutputsFile } from "../formats/eval-outputs";
-import { MAX_JSON_DEPTH, tooDeepAt } from "../formats/read-json";
+import { MAX_JSON_DEPTH, scanJson, tooDeepAt } from "../formats/read-json";
 import { outputGap } from "../scoring/evaluators/evaluator";
 import type { BundleFile } from "./bundle-source";
+import { defaultValidationLimits, type ValidationLimits } from "./limits";
+
+/** An error whose code is the reason shown in the report's diagnostic. */
+const refused = (reason: string) => Object.assign(new Error(reason), { code: reason });
 
 /** The bundle's files as a source for report paths; a path may not leave the bundle. `named` collects the files outputs name. */
-export function bundleFiles(byPath: ReadonlyMap<string, BundleFile>, named: Set<string> = new Set()): FileSource {
+export function bundleFiles(byPath: ReadonlyMap<string, BundleFile>, named: Set<string> = new Set(), limits: ValidationLimits = defaultValidationLimits): FileSource {
   return {
     resolve(baseDir, rel) {
       if (rel.startsWith("/") || /^[A-Za-z]:[\\/]/.test(rel)) throw new Error("expected a path relative to the outputs file");
@@ -28,7 +32,14 @@ export function bundleFiles(byPath: ReadonlyMap<string, BundleFile>, named: Set<
       named.add(file);
       const f = byPath.get(file);
       if (!f) throw Object.assign(new Error("no such file in the bundle"), { code: "not in the bundle" });
-      return f.read();
+      if (f.size > limits.maxFileBytes) throw refused(`${f.size} bytes; at most ${limits.maxFileBytes} are allowed (limits.maxFileBytes)`);
+      const bytes = await f.read();
+      // A JSON report is parsed next: bound what parsing would build first.
+      if (/\.json$/i.test(file)) {
+        const scan = scanJson(bytes, { maxDepth: limits.maxJsonDepth, maxValues: limits.maxValuesPerFile, maxRecords: limits.maxValuesPerFile });
+        if (!scan.ok) throw refused(`${scan.message} at ${scan.path}`);
+      }
+      return bytes;
     },
   };
 }

@@ -1,5 +1,5 @@
 /** The validation report: JSON for machines (and the submission issue), markdown for people. */
-import type { Diagnostic } from "../formats/diagnostic";
+import type { Diagnostic, DiagnosticStore } from "../formats/diagnostic";
 
 export interface DomainCoverage {
   expected: number;
@@ -24,11 +24,16 @@ export interface ValidationReport {
   bundle: { location: string; kind: "zip" | "folder" | "unknown"; sha256: string | null; files: number };
   benchmark: { slug: string; version: string };
   summary: { errors: number; warnings: number; records: number; dialogues: number; submittedCapabilities: string[] };
-  /** Errors first in file order; at most `errorLimit` are listed. */
+  /** Errors first in file order; at most `errorLimit` and the store's caps are listed. */
   errors: Diagnostic[];
+  /** Errors counted but not listed: `summary.errors - errors.length`. */
   errorsOmitted: number;
+  /** Exact count of errors per code. */
+  errorCounts: Record<string, number>;
   /** The first few warnings of each code, and the count of each code. */
   warnings: Diagnostic[];
+  /** Warnings counted but not listed. */
+  warningsOmitted: number;
   warningCounts: Record<string, number>;
   coverage: Record<string, CapabilityCoverage>;
   metadata: Record<string, unknown> | null;
@@ -36,22 +41,28 @@ export interface ValidationReport {
 
 const WARNINGS_PER_CODE = 5;
 
-export function summariseDiagnostics(all: readonly Diagnostic[], errorLimit: number) {
-  const errors = all.filter((d) => d.severity === "error");
+/** What the report lists of a store's diagnostics; counts are the store's, exact. */
+export function summariseDiagnostics(store: DiagnosticStore, errorLimit: number) {
+  const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
-  const warningCounts: Record<string, number> = {};
-  for (const d of all) {
-    if (d.severity !== "warning") continue;
-    const n = (warningCounts[d.code] = (warningCounts[d.code] ?? 0) + 1);
+  const shown: Record<string, number> = {};
+  for (const d of store.items) {
+    if (d.severity === "error") {
+      if (errors.length < errorLimit) errors.push(d);
+      continue;
+    }
+    const n = (shown[d.code] = (shown[d.code] ?? 0) + 1);
     if (n <= WARNINGS_PER_CODE) warnings.push(d);
   }
   return {
-    errors: errors.slice(0, errorLimit),
-    errorsOmitted: Math.max(0, errors.length - errorLimit),
-    errorCount: errors.length,
+    errors,
+    errorsOmitted: store.errorCount - errors.length,
+    errorCount: store.errorCount,
+    errorCounts: { ...store.errorCounts },
     warnings,
-    warningCounts,
-    warningCount: all.length - errors.length,
+    warningsOmitted: store.warningCount - warnings.length,
+    warningCounts: { ...store.warningCounts },
+    warningCount: store.warningCount,
   };
 }
 

@@ -4,13 +4,16 @@
  */
 import { parse as parseYaml } from "yaml";
 import type { Benchmark } from "../benchmark/load-benchmark";
-import { DiagnosticSink, type Diagnostic } from "../formats/diagnostic";
+import { DiagnosticSink, DiagnosticStore, preview } from "../formats/diagnostic";
 import type { PredictedDialogue } from "../formats/dialogue";
 import type { AgentOutput } from "../formats/eval-dataset";
 import { scorerOf } from "../scoring/capability-scorers/registry";
-import { MAX_JSON_DEPTH, readJson, tooDeepAt } from "../formats/read-json";
+import { readJson, scanJson, tooDeepAt } from "../formats/read-json";
 import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
 import { mapLayout } from "./bundle-layout";
+import { resolveLimits, type ValidationLimits } from "./limits";
+import { checkMetadata } from "./metadata-checks";
+import { checkStringLimits } from "./string-limits";
 import { bundleFiles } from "./dataset-outputs";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
@@ -39,15 +42,21 @@ export interface ValidationOutcome {
 }
 
 export interface ValidateOptions {
+  /** Overrides of the bundle's limits (see limits.ts for each default). */
+  limits?: Partial<ValidationLimits>;
+  /** The ZIP limits, by their older name; `limits` wins where both are given. */
   zipLimits?: Partial<ZipLimits>;
   /** Errors listed in the JSON report (the count is always exact). */
   errorLimit?: number;
 }
 
 export async function validateBundle(location: string, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
-  const opened = await openBundle(location, opts.zipLimits);
+  const limits = resolveLimits(opts.zipLimits, opts.limits);
+  const opened = await openBundle(location, limits);
   if (!opened.ok) {
-    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, opened.problems, emptySubmission(""), 0, null, opts) };
+    const store = newStore(limits);
+    store.addAll(opened.problems);
+    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, store, emptySubmission(""), 0, null, opts) };
   }
   try {
     return await validateSource(opened.source, benchmark, opts);
@@ -56,62 +65,44 @@ export async function validateBundle(location: string, benchmark: Benchmark, opt
   }
 }
 
+const newStore = (limits: ValidationLimits) => new DiagnosticStore({ perCode: limits.maxDiagnosticsPerCode, total: limits.maxDiagnostics });
+
 export async function validateSource(source: BundleSource, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
+  const limits = resolveLimits(opts.zipLimits, opts.limits);
   const layout = mapLayout(
     source.files.map((f) => f.path),
     benchmark.capabilities.map((c) => c.spec),
   );
-  const diagnostics: Diagnostic[] = [...layout.diagnostics];
+  const store = newStore(limits);
+  store.addAll(layout.diagnostics);
   const byPath = new Map(source.files.map((f) => [f.path, f]));
   const submission = emptySubmission(source.sha256);
   const named = new Set<string>();
-  const files = bundleFiles(byPath, named);
+  const files = bundleFiles(byPath, named, limits);
   let records = 0;
 
   for (const ref of layout.domainFiles) {
     const cap = benchmark.capabilities.find((c) => c.spec.id === ref.capability.id)!;
-    const sink = new DiagnosticSink(ref.path);
-    const bytes = await readEntry(byPath.get(ref.path)!, sink);
-    if (!bytes) {
-      diagnostics.push(...sink.items);
-      continue;
-    }
-    const json = readJson(bytes);
-    if (!json.ok) {
-      sink.error(json.code, json.message);
-      diagnostics.push(...sink.items);
-      continue;
-    }
-    if (json.hadBom) sink.warn("utf8_bom", "file starts with a UTF-8 byte order mark; ignored");
-    // Scoring recurses into arguments and answers (canonical JSON, prompts, storage): refuse what would overflow it.
-    const deep = tooDeepAt(json.value, MAX_JSON_DEPTH);
-    if (deep) {
-      sink.error("too_deep", `value nested more than ${MAX_JSON_DEPTH} levels deep; expected plain records, tool calls and answers`, { path: deep });
-      diagnostics.push(...sink.items);
-      continue;
-    }
+    const sink = new DiagnosticSink(ref.path, store);
+    const value = await readOutputsJson(byPath.get(ref.path)!, sink, limits);
+    if (value === undefined) continue;
     const gtDomain = cap.domains.get(ref.domain);
     if (!gtDomain) {
-      sink.error("unknown_domain", `domain "${ref.domain}" has no ground truth in ${cap.spec.directory}; expected one of ${[...cap.domains.keys()].slice(0, 10).join(", ")}${cap.domains.size > 10 ? ", …" : ""}`);
-      diagnostics.push(...sink.items);
+      sink.error("unknown_domain", `domain ${preview(ref.domain)} has no ground truth in ${cap.spec.directory}; expected one of ${[...cap.domains.keys()].slice(0, 10).join(", ")}${cap.domains.size > 10 ? ", …" : ""}`);
       continue;
     }
-    records += await scorerOf(cap.spec.scorer).readOutputs({ cap, domain: ref.domain, file: ref.path, value: json.value, sink, source: files, submission });
-    diagnostics.push(...sink.items);
+    // Oversize strings would reach prompts, storage and pages: refuse the file before any reader keeps one.
+    if (checkStringLimits(value, sink, limits) > 0) continue;
+    records += await scorerOf(cap.spec.scorer).readOutputs({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission });
   }
 
   for (const file of layout.attachments) {
-    if (!named.has(file)) diagnostics.push({ severity: "warning", code: "ignored_file", file, message: "not an outputs file (<capability_dir>/<domain>.json) and no output's report_path names it; ignored" });
+    if (!named.has(file)) store.add({ severity: "warning", code: "ignored_file", file, message: "not an outputs file (<capability_dir>/<domain>.json) and no output's report_path names it; ignored" });
   }
 
-  if (layout.metadataPath) {
-    const sink = new DiagnosticSink(layout.metadataPath);
-    const bytes = await readEntry(byPath.get(layout.metadataPath)!, sink);
-    diagnostics.push(...sink.items);
-    if (bytes) submission.metadata = readMetadata(bytes, layout.metadataPath, diagnostics);
-  }
+  if (layout.metadataPath) submission.metadata = await readMetadata(byPath.get(layout.metadataPath)!, new DiagnosticSink(layout.metadataPath, store), limits);
   if (layout.domainFiles.length === 0) {
-    diagnostics.push({
+    store.add({
       severity: "error",
       code: "empty_bundle",
       file: source.location,
@@ -121,7 +112,7 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
   const report = buildReport(
     benchmark,
     { location: source.location, kind: source.kind, sha256: source.sha256, files: source.files.length },
-    diagnostics,
+    store,
     submission,
     records,
     submission.metadata,
@@ -131,36 +122,106 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
 }
 
 /** Reads a file's bytes; a corrupt ZIP entry (e.g. sizes that lie) becomes an error, not a crash. */
-async function readEntry(file: BundleFile, sink: DiagnosticSink): Promise<Buffer | undefined> {
+async function readEntry(file: BundleFile, sink: DiagnosticSink, maxBytes: number, limitName: string): Promise<Buffer | undefined> {
+  // The bundle refuses larger files when opened; this guards a caller that skipped that.
+  if (file.size > maxBytes) {
+    sink.error("file_too_large", `file is ${file.size} bytes; at most ${maxBytes} are allowed (limits.${limitName})`);
+    return undefined;
+  }
   try {
     return await file.read();
   } catch (err) {
-    sink.error("unreadable_file", `cannot read this file from the bundle: ${err instanceof Error ? err.message : String(err)}`);
+    sink.error("unreadable_file", `cannot read this file from the bundle: ${preview(err instanceof Error ? err.message : String(err), 300)}`);
     return undefined;
   }
 }
 
-function readMetadata(bytes: Buffer, file: string, diagnostics: Diagnostic[]): Record<string, unknown> | null {
-  try {
-    const value: unknown = file.endsWith(".json") ? JSON.parse(bytes.toString("utf8")) : parseYaml(bytes.toString("utf8"));
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-    diagnostics.push({ severity: "warning", code: "bad_metadata", file, message: "expected an object of submission metadata; ignored" });
-  } catch (err) {
-    diagnostics.push({ severity: "warning", code: "bad_metadata", file, message: `unreadable metadata (${err instanceof Error ? err.message : String(err)}); ignored` });
+/**
+ * An outputs file's parsed JSON, or undefined with the reason in the sink. A byte scan bounds
+ * depth, values and records before JSON.parse builds anything.
+ */
+async function readOutputsJson(file: BundleFile, sink: DiagnosticSink, limits: ValidationLimits): Promise<unknown> {
+  const bytes = await readEntry(file, sink, limits.maxFileBytes, "maxFileBytes");
+  if (!bytes) return undefined;
+  return parseBounded(bytes, sink, limits, limits.maxRecordsPerFile);
+}
+
+function parseBounded(bytes: Buffer, sink: DiagnosticSink, limits: ValidationLimits, maxRecords: number): unknown {
+  const scan = scanJson(bytes, { maxDepth: limits.maxJsonDepth, maxValues: limits.maxValuesPerFile, maxRecords });
+  if (!scan.ok) {
+    const limitName = { too_deep: "maxJsonDepth", too_many_values: "maxValuesPerFile", too_many_records: "maxRecordsPerFile" }[scan.code];
+    const message = scan.code === "too_deep" ? `value nested more than ${limits.maxJsonDepth} levels deep; expected plain records, tool calls and answers` : `${scan.message} (limits.${limitName}); the file is not read`;
+    sink.error(scan.code, message, { path: scan.path, ...(scan.record !== undefined ? { record: scan.record } : {}) });
+    return undefined;
   }
-  return null;
+  const json = readJson(bytes);
+  if (!json.ok) {
+    sink.error(json.code, json.message);
+    return undefined;
+  }
+  if (json.hadBom) sink.warn("utf8_bom", "file starts with a UTF-8 byte order mark; ignored");
+  // Scoring recurses into arguments and answers (canonical JSON, prompts, storage): refuse what would overflow it.
+  const deep = tooDeepAt(json.value, limits.maxJsonDepth);
+  if (deep) {
+    sink.error("too_deep", `value nested more than ${limits.maxJsonDepth} levels deep; expected plain records, tool calls and answers`, { path: deep });
+    return undefined;
+  }
+  return json.value;
+}
+
+/** The submission's metadata, or null (with the reason in the sink) when it is refused or unreadable. */
+async function readMetadata(file: BundleFile, sink: DiagnosticSink, limits: ValidationLimits): Promise<Record<string, unknown> | null> {
+  const bytes = await readEntry(file, sink, limits.maxMetadataBytes, "maxMetadataBytes");
+  if (!bytes) return null;
+  let value: unknown;
+  if (file.path.endsWith(".json")) {
+    const scan = scanJson(bytes, { maxDepth: limits.maxJsonDepth, maxValues: limits.maxValuesPerFile, maxRecords: limits.maxValuesPerFile });
+    if (!scan.ok) {
+      sink.error(scan.code, `${scan.message}; the metadata is not read`, { path: scan.path });
+      return null;
+    }
+    const json = readJson(bytes);
+    if (!json.ok) {
+      sink.warn("bad_metadata", `unreadable metadata (${json.message}); ignored`);
+      return null;
+    }
+    value = json.value;
+  } else {
+    try {
+      value = parseYaml(bytes.toString("utf8"), { maxAliasCount: 100 });
+    } catch (err) {
+      // The YAML parser recurses: nesting past the stack surfaces as a RangeError or a parse error saying so.
+      if (err instanceof RangeError || (err instanceof Error && /call stack/i.test(err.message))) {
+        sink.error("too_deep", `metadata nests too deeply to read; expected at most ${limits.maxJsonDepth} levels (limits.maxJsonDepth)`);
+        return null;
+      }
+      sink.warn("bad_metadata", `unreadable metadata (${preview(err instanceof Error ? err.message : String(err), 300)}); ignored`);
+      return null;
+    }
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    sink.warn("bad_metadata", "expected an object of submission metadata; ignored");
+    return null;
+  }
+  const deep = tooDeepAt(value, limits.maxJsonDepth);
+  if (deep) {
+    sink.error("too_deep", `metadata nested more than ${limits.maxJsonDepth} levels deep (limits.maxJsonDepth); expected a flat object of strings`, { path: deep });
+    return null;
+  }
+  if (checkMetadata(value as Record<string, unknown>, sink, limits) > 0) return null;
+  return value as Record<string, unknown>;
 }
 
 function buildReport(
   benchmark: Benchmark,
   bundle: ValidationReport["bundle"],
-  diagnostics: Diagnostic[],
+  store: DiagnosticStore,
   predicted: Submission,
   records: number,
   metadata: Record<string, unknown> | null,
   opts: ValidateOptions,
 ): ValidationReport {
-  const s = summariseDiagnostics(diagnostics, opts.errorLimit ?? 1000);
+  const s = summariseDiagnostics(store, opts.errorLimit ?? 1000);
   const submitted = submittedCapabilities(predicted);
   const coverage: Record<string, CapabilityCoverage> = {};
   for (const cap of benchmark.capabilities) {
@@ -189,7 +250,9 @@ function buildReport(
     },
     errors: s.errors,
     errorsOmitted: s.errorsOmitted,
+    errorCounts: s.errorCounts,
     warnings: s.warnings,
+    warningsOmitted: s.warningsOmitted,
     warningCounts: s.warningCounts,
     coverage,
     metadata,

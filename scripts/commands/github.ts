@@ -6,7 +6,7 @@
  */
 import { openDatabase, type Db } from "../../db/client";
 import { parseRepoRef, type RepoRef } from "../../lib/github/github-client";
-import { createGitHubIntake, NoDefaultBenchmarkError, pollRepository, syncAll, type GitHubIntake } from "../../lib/submissions/github-intake";
+import { createGitHubIntake, NoDefaultBenchmarkError, pollRepository, processPendingDeliveries, syncAll, type GitHubIntake } from "../../lib/submissions/github-intake";
 import { githubConfigured, githubSettingsFromEnv, SettingsError, type GitHubSettings } from "../../lib/submissions/github-settings";
 import { CliError, usageError } from "./cli-errors";
 
@@ -24,12 +24,16 @@ function settingsOrThrow(): GitHubSettings {
   }
 }
 
-/** The intake for a database, or null when GitHub is not configured. */
-export async function githubIntake(db: Db, log: (line: string) => void): Promise<{ intake: GitHubIntake; repo: RepoRef | null } | null> {
-  const settings = settingsOrThrow();
+/**
+ * The intake for a database, or null when GitHub is not configured. `repo` (the `--repo`
+ * flag) is the configured repository for this run, in place of GITHUB_REPOSITORY; `signal`
+ * stops downloads and delivery passes.
+ */
+export async function githubIntake(db: Db, log: (line: string) => void, options: { repo?: RepoRef; signal?: AbortSignal } = {}): Promise<{ intake: GitHubIntake; repo: RepoRef | null } | null> {
+  const settings = { ...settingsOrThrow(), ...(options.repo ? { repo: options.repo } : {}) };
   if (!githubConfigured(settings)) return null;
   try {
-    return { intake: await createGitHubIntake(db, settings, { log }), repo: settings.repo };
+    return { intake: await createGitHubIntake(db, settings, { log, ...(options.signal ? { signal: options.signal } : {}) }), repo: settings.repo };
   } catch (err) {
     if (err instanceof NoDefaultBenchmarkError) throw new CliError(`${err.message}: run \`npm run start:demo\` or \`npm run cli -- submit\` first`, 2);
     throw err;
@@ -44,7 +48,7 @@ export async function ingestCommand(flags: IngestFlags): Promise<number> {
   const db = openDatabase(flags.db);
   const log = (l: string) => process.stderr.write(`${l}\n`);
   try {
-    const made = await githubIntake(db, log);
+    const made = await githubIntake(db, log, { repo });
     if (!made) throw usageError("GitHub is not configured: set GITHUB_TOKEN (and GITHUB_API_URL for GitHub Enterprise or a test server)");
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
@@ -60,16 +64,52 @@ export async function ingestCommand(flags: IngestFlags): Promise<number> {
   }
 }
 
-/** Mirrors status to GitHub every `ms` while the worker scores (progress, then the result). */
-export function startStatusMirror(intake: GitHubIntake, repo: RepoRef, ms: number, log: (line: string) => void): () => Promise<void> {
+export interface GitHubPassOptions {
+  /** How often stored webhook deliveries are read (default the settings' deliveryPollMs). */
+  deliveryMs: number;
+  /** How often every issue's status comment and label are re-rendered (default the settings' statusSyncMs). */
+  syncMs: number;
+  log: (line: string) => void;
+}
+
+export interface GitHubPass {
+  /** One delivery pass now (the caller waits for it). */
+  deliveries(): Promise<void>;
+  /** Stops the timers, waits for the pass in hand and mirrors status one last time. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker's GitHub work, beside its scoring loop: stored webhook deliveries are processed
+ * (download, validation, comments: what the web route must not do) every `deliveryMs`, and
+ * every issue's status is mirrored every `syncMs` (scoring progress, then the result, and
+ * actions taken on the admin pages). One pass at a time; a failing pass is logged, never fatal.
+ */
+export function startGitHubPass(intake: GitHubIntake, repo: RepoRef, options: GitHubPassOptions): GitHubPass {
   let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = running.then(() => syncAll(intake, repo)).catch((err: unknown) => log(`GitHub status: ${err instanceof Error ? err.message : String(err)}`));
+  let lastSync = 0;
+  const enqueue = (what: string, work: () => Promise<unknown>) => {
+    running = running.then(work).catch((err: unknown) => options.log(`GitHub ${what}: ${err instanceof Error ? err.message : String(err)}`));
+    return running.then(() => {});
   };
-  const timer = setInterval(tick, ms);
-  return async () => {
-    clearInterval(timer);
-    tick();
-    await running;
+  const deliveries = () =>
+    enqueue("deliveries", async () => {
+      const n = await processPendingDeliveries(intake);
+      if (n) options.log(`GitHub: ${n} webhook delivery(ies) processed`);
+    });
+  const sync = () => enqueue("status", () => syncAll(intake, repo));
+  const timer = setInterval(() => {
+    void deliveries();
+    if (Date.now() - lastSync >= options.syncMs) {
+      lastSync = Date.now();
+      void sync();
+    }
+  }, Math.min(options.deliveryMs, options.syncMs));
+  return {
+    deliveries,
+    async stop() {
+      clearInterval(timer);
+      await sync();
+    },
   };
 }

@@ -13,7 +13,7 @@ import { runWorker } from "../../lib/submissions/worker";
 import { CliError, usageError } from "./cli-errors";
 import { judgeSettingsOrFail } from "./judge-options";
 import { loadBenchmarkOrFail } from "./load";
-import { githubIntake, startStatusMirror } from "./github";
+import { githubIntake, startGitHubPass } from "./github";
 
 export interface SubmitFlags {
   benchmark: string;
@@ -52,20 +52,25 @@ export interface WorkerFlags {
 
 export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const db = openDatabase(flags.db);
-  const deps = createScoringDeps(db, { env: process.env });
+  // SIGTERM/SIGINT stop the judge's waits and requests at once; the job in hand goes back to the queue.
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
   process.once("SIGTERM", () => stop.abort());
+  const deps = createScoringDeps(db, { env: process.env, signal: stop.signal });
   const log = (l: string) => process.stderr.write(`${l}\n`);
-  // With GitHub configured, submission issues follow the scoring as it goes.
-  const github = await githubIntake(db, log).catch(() => null);
-  const stopMirror = github?.repo ? startStatusMirror(github.intake, github.repo, 10_000, log) : async () => {};
+  // With GitHub configured (and a repository), the worker also does the webhook's work: stored
+  // deliveries are downloaded, validated and answered here, never in the web process, and
+  // submission issues follow the scoring as it goes.
+  const github = await githubIntake(db, log, { signal: stop.signal }).catch(() => null);
+  const pass = github?.repo ? startGitHubPass(github.intake, github.repo, { deliveryMs: github.intake.settings.deliveryPollMs, syncMs: github.intake.settings.statusSyncMs, log }) : null;
   try {
+    // Deliveries waiting already become jobs before an --until-idle worker looks at the queue.
+    await pass?.deliveries();
     const n = await runWorker(db, deps, { untilIdle: flags.untilIdle ?? false, signal: stop.signal, log });
     process.stderr.write(`worker stopped after ${n} job(s)\n`);
     return 0;
   } finally {
-    await stopMirror();
+    await pass?.stop();
     await deps.close();
     db.$client.close();
   }

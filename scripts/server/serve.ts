@@ -7,7 +7,8 @@ import { createServer } from "node:http";
 import next from "next";
 import { pageDb } from "../../lib/queries/db";
 import { dataVersion } from "../../lib/queries/memo";
-import { createResponseCache } from "./response-cache";
+import { cacheLimitsFromEnv, createResponseCache } from "./response-cache";
+import { securityHeaders } from "./security-headers.mjs";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,9 +23,12 @@ const app = next({ dev: false, hostname, port, dir: process.cwd() });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const cache = createResponseCache({ origin: `http://${hostname}:${port}`, version: () => dataVersion(pageDb()) });
+const cache = createResponseCache({ origin: `http://${hostname}:${port}`, version: () => dataVersion(pageDb()), limits: cacheLimitsFromEnv(process.env) });
+const SECURITY_HEADERS = securityHeaders();
 
 const server = createServer((req, res) => {
+  // On every response, cached or not: writeHead merges these with the response's own headers.
+  for (const h of SECURITY_HEADERS) res.setHeader(h.key, h.value);
   cache
     .serve(req, res)
     .then((served) => (served ? undefined : handle(req, res)))

@@ -12,6 +12,9 @@ export interface SpawnServerOptions {
   stdio?: StdioOptions;
   /** Its own process group, so a test can kill the server and everything it started. */
   detached?: boolean;
+  /** Run as this user and group (a test of a database the server may not write, when tests run as root). */
+  uid?: number;
+  gid?: number;
 }
 
 export function spawnServer(opts: SpawnServerOptions): ChildProcess {
@@ -21,6 +24,8 @@ export function spawnServer(opts: SpawnServerOptions): ChildProcess {
     env: { ...process.env, ...opts.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: opts.stdio ?? "ignore",
     detached: opts.detached ?? false,
+    ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
+    ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
   });
 }
 

@@ -1,8 +1,9 @@
 /**
- * GitHub submissions against the production server: a signed webhook delivery becomes a
- * queued submission (and a status comment on the fake GitHub), the worker scores it, and a
- * maintainer approves it on /admin in a real browser, which puts the row on the leaderboard
- * and mirrors "published" on the issue.
+ * GitHub submissions against the production server: a signed webhook delivery is stored by
+ * the server (which downloads nothing), the worker's GitHub pass makes it a queued submission
+ * (and a status comment on the fake GitHub), the worker scores it, and a maintainer approves
+ * it on /admin in a real browser, which puts the row on the leaderboard; the worker's next
+ * pass mirrors "published" on the issue.
  */
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { renderIssueFormBody, SUBMISSION_LABEL } from "@/lib/github/issue-form";
 import { signWebhookBody } from "@/lib/github/webhook-signature";
-import { createGitHubIntake, syncAll } from "@/lib/submissions/github-intake";
+import { createGitHubIntake, processPendingDeliveries, syncAll } from "@/lib/submissions/github-intake";
 import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
 import { STATUS_MARKER } from "@/lib/submissions/github-status";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
@@ -71,6 +72,18 @@ async function until<T>(probe: () => T | undefined | Promise<T | undefined>, wha
 
 const status = (n: number) => gh.comments(n).find((c) => c.body.startsWith(STATUS_MARKER))?.body;
 
+/** What the `worker` command's GitHub pass does between jobs: stored deliveries, then status. */
+async function workerGitHubPass(): Promise<void> {
+  const db = openDatabase(app.dbFile);
+  try {
+    const intake = await createGitHubIntake(db, githubSettingsFromEnv(env), { connect: { retry: false, throttle: false } });
+    await processPendingDeliveries(intake);
+    await syncAll(intake, { owner: gh.owner, repo: gh.repo });
+  } finally {
+    db.$client.close();
+  }
+}
+
 describe("GitHub submissions on the running app", () => {
   let issueNumber = 0;
 
@@ -93,7 +106,11 @@ describe("GitHub submissions on the running app", () => {
     const replay = await deliver(body, headers);
     expect(replay.status).toBe(200);
     expect(await replay.json()).toMatchObject({ status: "duplicate" });
+    // The server only stored it: no download, no comment until the worker's pass.
+    expect(files.requests).toHaveLength(0);
+    expect(status(issue.number)).toBeUndefined();
 
+    await workerGitHubPass();
     const comment = await until(() => status(issue.number), "the status comment");
     expect(comment).toContain("queued for scoring");
     expect(comment).toContain("&lt;b&gt;");
@@ -136,6 +153,7 @@ describe("GitHub submissions on the running app", () => {
 
     await page.getByRole("button", { name: `Approve ${AGENT}` }).click();
     await page.waitForURL(/done=approve/);
+    await workerGitHubPass(); // the server sends nothing to GitHub; the worker mirrors the approval
     await page.goto(`${app.url}/`);
     expect(await page.getByText(AGENT).count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => document.querySelectorAll("b").length)).toBe(0); // the name stayed text

@@ -16,7 +16,7 @@ import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
 export const repo = path.resolve(import.meta.dirname, "../..");
 export const artifacts = path.join(repo, "test-artifacts/screenshots");
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.listen(0, "127.0.0.1", () => {

@@ -3,7 +3,8 @@
  * endpoints `OctokitGitHub` calls (issues, comments, labels, reactions, collaborator
  * permission) and, when given an `app`, a GitHub App's installation-token exchange (the JWT's
  * RS256 signature is checked), with GitHub's pagination (`per_page`, `page`, `Link` headers), label
- * auto-creation, 401 without the token and 404 for anything else. Point octokit at
+ * auto-creation, GitHub's 65,536-character limit on comment bodies (422), 401 without the token
+ * and 404 for anything else. Point octokit at
  * `baseUrl` (GITHUB_API_URL) with retry and throttling off. The in-memory store is seeded and
  * inspected directly by the test; every request is logged.
  */
@@ -123,6 +124,16 @@ function appJwtValid(auth: string, app: NonNullable<FakeGitHubOptions["app"]>): 
     return signed && String(claims.iss) === app.appId;
   } catch {
     return false;
+  }
+}
+
+/** GitHub's limit on issue comment bodies, in characters. */
+export const FAKE_COMMENT_LIMIT = 65_536;
+
+/** GitHub's answer to a comment body over the limit: 422, and nothing is stored. */
+function tooLong(body: string): void {
+  if ([...body].length > FAKE_COMMENT_LIMIT) {
+    throw new HttpError(422, "Validation Failed", { errors: [{ resource: "IssueComment", field: "body", code: "custom", message: `body is too long (maximum is ${FAKE_COMMENT_LIMIT} characters)` }] });
   }
 }
 
@@ -277,6 +288,7 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
       pattern: new RegExp(`^${R}/issues/(\\d+)/comments$`),
       handle: (m, _url, body) => {
         if (typeof body.body !== "string" || body.body === "") throw new HttpError(422, "Validation Failed", { errors: [{ resource: "IssueComment", field: "body", code: "missing_field" }] });
+        tooLong(body.body);
         const c = insertComment(Number(m[1]), { body: body.body, user: botLogin, userType: "Bot" });
         return { status: 201, json: commentJson(c) };
       },
@@ -287,6 +299,7 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
       handle: (m, _url, body) => {
         const c = mustComment(Number(m[1]));
         if (typeof body.body !== "string") throw new HttpError(422, "Validation Failed");
+        tooLong(body.body);
         c.body = body.body;
         c.updatedAt = tick();
         return { json: commentJson(c) };

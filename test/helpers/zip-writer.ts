@@ -25,6 +25,19 @@ export interface ZipEntrySpec {
   declaredSize?: number;
   /** Unix permission bits; default 0o644 for files, 0o755 for directories, 0o777 for links. */
   mode?: number;
+  /** Already deflated bytes (from {@link deflateOnce}), reused as is: thousands of bomb entries cost one deflate. */
+  deflated?: DeflatedData;
+}
+
+export interface DeflatedData {
+  compressed: Buffer;
+  size: number;
+  crc: number;
+}
+
+/** Deflates `raw` once, for entries that share it. */
+export function deflateOnce(raw: Buffer): DeflatedData {
+  return { compressed: zlib.deflateRawSync(raw), size: raw.length, crc: zlib.crc32(raw) >>> 0 };
 }
 
 const S_IFREG = 0o100000;
@@ -57,9 +70,9 @@ export function buildZip(entries: readonly ZipEntrySpec[]): Buffer {
 
   for (const e of entries) {
     const nameBytes = Buffer.from(e.name, "utf8");
-    const raw = e.directory ? Buffer.alloc(0) : typeof e.data === "string" ? Buffer.from(e.data, "utf8") : (e.data ?? Buffer.alloc(0));
-    const deflate = !e.directory && !e.symlink && (e.method ?? "deflate") === "deflate";
-    const compressed = deflate ? zlib.deflateRawSync(raw) : raw;
+    const raw = e.deflated ? Buffer.alloc(0) : e.directory ? Buffer.alloc(0) : typeof e.data === "string" ? Buffer.from(e.data, "utf8") : (e.data ?? Buffer.alloc(0));
+    const deflate = e.deflated !== undefined || (!e.directory && !e.symlink && (e.method ?? "deflate") === "deflate");
+    const compressed = e.deflated ? e.deflated.compressed : deflate ? zlib.deflateRawSync(raw) : raw;
     const type = e.symlink ? S_IFLNK : e.directory ? S_IFDIR : S_IFREG;
     const perms = e.mode ?? (e.symlink ? 0o777 : e.directory ? 0o755 : 0o644);
     // MS-DOS directory bit (0x10) in the low byte for directories.
@@ -67,9 +80,9 @@ export function buildZip(entries: readonly ZipEntrySpec[]): Buffer {
     const p: Prepared = {
       nameBytes,
       method: deflate ? 8 : 0,
-      crc: zlib.crc32(raw) >>> 0,
+      crc: e.deflated ? e.deflated.crc : zlib.crc32(raw) >>> 0,
       compressed,
-      declaredSize: e.declaredSize ?? raw.length,
+      declaredSize: e.declaredSize ?? (e.deflated ? e.deflated.size : raw.length),
       externalAttributes,
       offset,
     };

@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
+import { blockNames, unfenced } from "../helpers/data-blocks";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const demo = "benchmarks/demo-nvidia/eval.yaml";
@@ -214,7 +215,10 @@ describe("eval with an LLM judge", () => {
     const sent = server.requests.find((q) => q.rawBody.includes("How many forklifts?"))!;
     expect(sent.headers.authorization).toBe("Bearer sk-test");
     expect(sent.path).toBe("/v1/chat/completions");
-    expect((sent.json as { messages: { content: string }[] }).messages[1]!.content).toBe("Q: How many forklifts?\nA: three\nR: 3");
+    const user = (sent.json as { messages: { content: string }[] }).messages[1]!.content;
+    // Every value sits in a data block; without the tags it reads as the template says.
+    expect(blockNames(user)).toEqual(["question", "answer", "reference"]);
+    expect(unfenced(user)).toBe("Q: How many forklifts?\nA: three\nR: 3");
     expect(readFileSync(path.join(out, "config_effective.yml"), "utf8")).not.toContain("sk-test");
   });
 

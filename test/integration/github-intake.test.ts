@@ -46,7 +46,7 @@ beforeEach(async () => {
   files.serve("/good.zip", zipFolder(good));
   files.serve("/better.zip", zipFolder(good, (n, t) => (n.endsWith("metadata.json") ? t.replace("mini-agent", "mini-agent v2") : t.replace("Ocean Queen.", "Ocean Queen!"))));
   const settings = {
-    ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_TEST_ALLOW_LOOPBACK: "1", AGENTBOARD_PUBLIC_URL: "https://board.example" }),
+    ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: "bench-org/bench", BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_TEST_ALLOW_LOOPBACK: "1", AGENTBOARD_PUBLIC_URL: "https://board.example" }),
     bundleDir: path.join(tmp, `bundles-${clock}`),
   };
   ctx = await createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false } });

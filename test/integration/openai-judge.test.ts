@@ -11,6 +11,7 @@ import type { Grade, GradeRequest } from "@/lib/scoring/judges/grader";
 import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/scoring/judges/openai-grader";
 import { buildPrompt } from "@/lib/scoring/judges/prompts";
 import { fastRetries, chatCompletion, startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
+import { blockNames, unfenced } from "../helpers/data-blocks";
 
 const MODEL = "judge-mini";
 
@@ -86,9 +87,10 @@ describe("openai judge: happy path", () => {
     expect(sent.json).toEqual({ model: MODEL, temperature: 0, messages: buildPrompt(req) });
     const user = (sent.json as { messages: { role: string; content: string }[] }).messages[1]!;
     expect(user.role).toBe("user");
-    expect(user.content).toContain("What is the mean abv");
-    expect(user.content).toContain("Reference answer:\n41.2587");
-    expect(user.content).toContain("Agent answer:\nThe mean is 41.26.");
+    expect(blockNames(user.content)).toEqual(["question", "reference", "answer"]);
+    expect(unfenced(user.content)).toContain("What is the mean abv");
+    expect(unfenced(user.content)).toContain("Reference answer:\n41.2587");
+    expect(unfenced(user.content)).toContain("Agent answer:\nThe mean is 41.26.");
     expect(sleeps).toEqual([]);
   });
 
@@ -167,16 +169,17 @@ describe("openai judge: retries", () => {
   });
 
   it("retries a request that outlives timeoutMs, then gives up", async () => {
-    server.setResponder(() => ({ delayMs: 1_000, content: verdictJson("correct", "too late") }));
-    // Without the timeout the first attempt would wait out the 1 s delay and succeed.
-    const err = await unjudged(judge({ timeoutMs: 100, maxAttempts: 2 }).grade(correctnessReq()));
+    server.setResponder(() => ({ delayMs: 5_000, content: verdictJson("correct", "too late") }));
+    // Without the timeout the first attempt would wait out the 5 s delay and succeed.
+    const err = await unjudged(judge({ timeoutMs: 500, maxAttempts: 2 }).grade(correctnessReq()));
     expect(server.requestCount).toBe(2);
-    expect(err.detail).toBe("judge failed after 2 attempts: timed out after 100 ms");
+    expect(err.detail).toBe("judge failed after 2 attempts: timed out after 500 ms");
   });
 
   it("recovers when a timed-out request is followed by a prompt reply", async () => {
-    server.enqueue({ delayMs: 1_000, content: verdictJson("correct", "too late") }, { content: verdictJson("incorrect", "in time") });
-    const d = await judge({ timeoutMs: 100 }).grade(correctnessReq());
+    // The timeout leaves a loaded machine room to answer the prompt reply in time.
+    server.enqueue({ delayMs: 5_000, content: verdictJson("correct", "too late") }, { content: verdictJson("incorrect", "in time") });
+    const d = await judge({ timeoutMs: 500 }).grade(correctnessReq());
     expect(server.requestCount).toBe(2);
     expect(d).toMatchObject({ outcome: "fail", detail: "in time" });
   });

@@ -9,26 +9,27 @@ import { pageDb } from "@/lib/queries/db";
 import { mirrorSubmission } from "@/lib/submissions/github-intake";
 import { applyReviewAction, reviewAction } from "@/lib/submissions/review";
 import { TransitionError } from "@/lib/submissions/transitions";
-import { adminToken, readCookie, sameOrigin, seeOther, SESSION_COOKIE, sessionValid } from "../auth";
+import { requestIsMaintainer, sameOrigin, seeOther } from "../auth";
 
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   if (!sameOrigin(request)) return new Response("cross-site request refused", { status: 403 });
-  if (!sessionValid(readCookie(request.headers.get("cookie"), SESSION_COOKIE), adminToken())) return seeOther("/admin?error=session");
+  if (!requestIsMaintainer(request)) return seeOther("/admin?error=session");
   const form = await request.formData().catch(() => null);
   const id = Number(form?.get("submissionId"));
   const action = String(form?.get("action") ?? "");
   const reason = String(form?.get("reason") ?? "").trim().slice(0, 2000);
-  if (!Number.isInteger(id) || id <= 0) return seeOther("/admin?error=" + encodeURIComponent("no submission given"));
+  // Only codes go into the URL: /admin shows a fixed message for each (messages.ts).
+  if (!Number.isInteger(id) || id <= 0) return seeOther("/admin?error=no-submission");
   const review = reviewAction(action, reason);
-  if (!review) return seeOther(`/admin?error=${encodeURIComponent(`unknown action "${action}"`)}`);
+  if (!review) return seeOther("/admin?error=unknown-action");
   const db = pageDb();
   try {
     await applyReviewAction(db, id, review, { actor: "maintainer (admin page)", at: new Date() });
   } catch (err) {
     if (!(err instanceof TransitionError)) throw err;
-    return seeOther(`/admin?error=${encodeURIComponent(err.message)}`);
+    return seeOther("/admin?error=transition");
   }
   after(() => mirrorSubmission(db, id).catch((err: unknown) => console.error(`mirroring submission ${id} to GitHub: ${err instanceof Error ? err.message : String(err)}`)));
   return seeOther(`/admin?done=${encodeURIComponent(`${action} #${id}`)}`);

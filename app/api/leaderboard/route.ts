@@ -30,8 +30,10 @@ export function GET(request: Request): Response {
   if (format !== "json" && format !== "csv") return json(400, { error: "format must be json or csv" });
 
   // The body and its ETag are memoised until the data changes: a request costs one lookup.
+  // Only views without a free-text search (and short URLs): unique ones would only churn the memo.
   const db = pageDb();
-  const built = memoByDataVersion(db, `api-leaderboard\0${url.search}`, () => build(params, format));
+  const memoise = !params.has("q") && url.search.length <= 1024;
+  const built = memoise ? memoByDataVersion(db, `api-leaderboard\0${url.search}`, () => build(params, format)) : build(params, format);
   if (!built.ok) return json(404, built.error);
   const { body, etag, contentType, fileName } = built;
   const headers = new Headers({ ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding", "Content-Type": contentType });

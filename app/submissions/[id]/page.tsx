@@ -4,7 +4,10 @@ import { Breadcrumb } from "@/components/common/breadcrumb";
 import { notFound, redirect } from "next/navigation";
 import { pageDb } from "@/lib/queries/db";
 import { getSubmission, listItems } from "@/lib/queries/submission";
-import type { ItemFilters, SubmissionDetail } from "@/lib/queries/types";
+import type { ItemFilters } from "@/lib/queries/types";
+import { entryAccess } from "@/lib/queries/visibility";
+import { maintainerSignedIn } from "@/app/admin/maintainer";
+import { PrivateEntryNotice, TruncationNotice } from "@/components/submission/render-notices";
 import { Notice } from "@/components/common/notice";
 import { Section } from "@/components/common/page-header";
 import { Pagination } from "@/components/common/pagination";
@@ -33,20 +36,25 @@ interface Props {
   searchParams: Promise<SearchParams>;
 }
 
-function load(raw: string): SubmissionDetail | null {
+/** The entry, if this viewer may see it: published entries for everyone, the rest for maintainers only. */
+async function load(raw: string, sp: SearchParams) {
   const id = parseId(raw);
-  return id === null ? null : getSubmission(pageDb(), id);
+  const maintainer = await maintainerSignedIn();
+  const access = entryAccess(pageDb(), id, { maintainer, wantsFull: firstParam(sp, "full") === "1" });
+  const detail = access && id !== null ? getSubmission(pageDb(), id, { limits: access.limits }) : null;
+  return detail && access ? { detail, access, maintainer } : null;
 }
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const detail = load((await params).id);
-  return { title: detail ? `${detail.agent} (#${detail.id})` : "Submission not found" };
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const found = await load((await params).id, await searchParams);
+  return { title: found ? `${found.detail.agent.slice(0, 80)} (#${found.detail.id})` : "Submission not found", robots: found && found.access.state !== "published" ? { index: false } : undefined };
 }
 
 export default async function SubmissionPage({ params, searchParams }: Props) {
-  const detail = load((await params).id);
-  if (!detail) notFound();
   const sp = await searchParams;
+  const found = await load((await params).id, sp);
+  if (!found) notFound();
+  const { detail, access, maintainer } = found;
   const filters: ItemFilters = { page: parsePage(firstParam(sp, "page")), pageSize: PAGE_SIZE };
   filters.capability = firstParam(sp, "capability");
   filters.domain = firstParam(sp, "domain");
@@ -61,7 +69,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
   const waiting = !run && (detail.state === "queued" || detail.state === "scoring" || detail.state === "validating" || detail.state === "received");
   const invalid = detail.state === "invalid";
   const scored = run?.status === "completed" && !invalid;
-  const pageHref = (page: number) => `${base}${queryString({ ...Object.fromEntries(ITEM_FILTER_KEYS.map((k) => [k, filters[k]])), page: page > 1 ? page : undefined })}#items`;
+  const pageHref = (page: number) => `${base}${queryString({ ...Object.fromEntries(ITEM_FILTER_KEYS.map((k) => [k, filters[k]])), page: page > 1 ? page : undefined, full: access.full ? 1 : undefined })}#items`;
   // A page past the end (an old link after filters changed) goes to the last page.
   if (items && items.total > 0 && items.rows.length === 0) redirect(pageHref(Math.ceil(items.total / items.pageSize)));
 
@@ -71,9 +79,11 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
         <Breadcrumb trail={[{ href: "/queue", label: "Queue" }]} current={`Submission #${detail.id}`} />
         <h1 className="text-2xl font-semibold tracking-tight break-words">{detail.agent}</h1>
         <SubmissionBadges detail={detail} />
+        {access.state !== "published" ? <PrivateEntryNotice state={access.state} /> : null}
+        <TruncationNotice truncated={detail.truncated} full={access.full} maintainer={maintainer} fullHref={`${base}${queryString({ ...Object.fromEntries(ITEM_FILTER_KEYS.map((k) => [k, filters[k]])), page: filters.page && filters.page > 1 ? filters.page : undefined, full: 1 })}`} />
         {detail.description ? <p className="max-w-3xl text-slate-700 dark:text-slate-300">{detail.description}</p> : null}
         <p className="text-sm">
-          <a href={`/api/submissions/${detail.id}`} className={linkClass}>
+          <a href={`/api/submissions/${detail.id}${access.full ? "?full=1" : ""}`} className={linkClass}>
             This entry as JSON
           </a>
         </p>

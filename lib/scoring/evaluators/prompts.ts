@@ -2,8 +2,12 @@
  * Agentboard's own prompts for the graded evaluators, and the template rules. A template is
  * the user message: `{name}` is a placeholder, `{{` and `}}` are literal braces (as in
  * Python's str.format, so existing templates carry over). The system message fixes the
- * reply format, so a custom template only has to say what to judge.
+ * reply format, so a custom template only has to say what to judge. Every placeholder's
+ * value goes in as a data block (`judges/data-blocks.ts`), whatever the template: answers,
+ * trajectories and report fields are the submitter's text, and the system message says
+ * that text inside the blocks is data, never instructions.
  */
+import { dataBlocks, dataRule } from "../judges/data-blocks";
 import type { ChatMessage } from "../judges/prompts";
 
 export const SCORE_SYSTEM =
@@ -122,16 +126,19 @@ export function renderTemplate(template: string, vars: Record<string, string>): 
   });
 }
 
-export function scoreMessages(template: string, vars: Record<string, string>): ChatMessage[] {
+/** A template rendered with every value in a data block, under a system message naming the blocks. */
+function fencedMessages(system: string, template: string, vars: Record<string, string>): ChatMessage[] {
+  const { nonce, blocks } = dataBlocks(vars);
   return [
-    { role: "system", content: SCORE_SYSTEM },
-    { role: "user", content: renderTemplate(template, vars) },
+    { role: "system", content: `${system} ${dataRule(nonce)}` },
+    { role: "user", content: renderTemplate(template, blocks) },
   ];
 }
 
+export function scoreMessages(template: string, vars: Record<string, string>): ChatMessage[] {
+  return fencedMessages(SCORE_SYSTEM, template, vars);
+}
+
 export function discoveryMessages(template: string, vars: Record<string, string>): ChatMessage[] {
-  return [
-    { role: "system", content: DISCOVERY_SYSTEM },
-    { role: "user", content: renderTemplate(template, vars) },
-  ];
+  return fencedMessages(DISCOVERY_SYSTEM, template, vars);
 }

@@ -94,6 +94,14 @@ export class JudgeUnavailableError extends Error {
   }
 }
 
+/** The judge was stopped (a worker shutting down): no verdict, and nothing to store or cache. */
+export class JudgeAbortedError extends JudgeUnavailableError {
+  constructor(message: string, attempts: number) {
+    super(message, attempts);
+    this.name = "JudgeAbortedError";
+  }
+}
+
 export function passFail(pass: boolean, reason: string, detail: string | null = null): Grade {
   return { outcome: pass ? "pass" : "fail", score: pass ? 1 : 0, reason, detail, promptHash: null, cacheHit: false };
 }

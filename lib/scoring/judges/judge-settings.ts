@@ -8,6 +8,12 @@
  * (else OPENAI_BASE_URL), AGENTBOARD_JUDGE_CONCURRENCY, and the key in
  * AGENTBOARD_JUDGE_API_KEY (else OPENAI_API_KEY, or the variable a config names). The
  * environment is passed in as a plain record: the engine reads none itself.
+ *
+ * The judge's waits are bounded (chat-client.ts, CHAT_DEFAULTS), and the environment may
+ * change the bounds, in milliseconds: AGENTBOARD_JUDGE_MAX_RETRY_AFTER_MS (the longest
+ * Retry-After obeyed, 60 s), AGENTBOARD_JUDGE_MAX_DELAY_MS (the longest backoff, 20 s),
+ * AGENTBOARD_JUDGE_DEADLINE_MS (one grade, all attempts and waits, 180 s), and
+ * AGENTBOARD_JUDGE_TIMEOUT_MS (one attempt, 60 s).
  */
 import type { ChatClient, ChatClientOptions } from "./chat-client";
 import type { GradeCache } from "./grade-cache";
@@ -51,6 +57,9 @@ export interface JudgeSettings {
   concurrency: number;
   timeoutMs?: number;
   maxAttempts?: number;
+  maxRetryAfterMs?: number;
+  maxDelayMs?: number;
+  deadlineMs?: number;
 }
 
 /** What a run records about its judge: everything but the key. */
@@ -92,15 +101,31 @@ export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: Judg
     apiKey = env[config.apiKeyEnv];
     if (!apiKey) throw new JudgeSettingsError(`the judge reads its API key from $${config.apiKeyEnv}, which is not set`);
   } else apiKey = first(env.AGENTBOARD_JUDGE_API_KEY, env.OPENAI_API_KEY);
+  const timeoutMs = millis(env, "AGENTBOARD_JUDGE_TIMEOUT_MS") ?? config.timeoutMs;
+  const maxRetryAfterMs = millis(env, "AGENTBOARD_JUDGE_MAX_RETRY_AFTER_MS");
+  const maxDelayMs = millis(env, "AGENTBOARD_JUDGE_MAX_DELAY_MS");
+  const deadlineMs = millis(env, "AGENTBOARD_JUDGE_DEADLINE_MS");
   return {
     kind,
     baseUrl,
     model,
     concurrency,
     ...(apiKey ? { apiKey } : {}),
-    ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
     ...(config.maxAttempts ? { maxAttempts: config.maxAttempts } : {}),
+    ...(maxRetryAfterMs !== undefined ? { maxRetryAfterMs } : {}),
+    ...(maxDelayMs !== undefined ? { maxDelayMs } : {}),
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
   };
+}
+
+/** A duration in milliseconds from the environment: a positive integer, at most a day. */
+function millis(env: Readonly<Record<string, string | undefined>>, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 86_400_000) throw new JudgeSettingsError(`${name} must be a whole number of milliseconds from 1 to 86400000, got "${raw}"`);
+  return n;
 }
 
 export const judgeId = (s: Pick<JudgeSettings, "kind" | "model">): string => (s.kind === "rules" ? "rules" : `openai:${s.model}`);
@@ -110,7 +135,7 @@ export function recordedJudge(s: JudgeSettings): RecordedJudge {
 }
 
 /** Transport seams for tests (a fake clock, a fake fetch). */
-export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "random" | "baseDelayMs" | "maxDelayMs" | "timeoutMs" | "maxAttempts">;
+export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "random" | "now" | "signal" | "baseDelayMs" | "maxDelayMs" | "maxRetryAfterMs" | "deadlineMs" | "timeoutMs" | "maxAttempts">;
 
 /** Builds the resolved judge; `client` shares one chat client (and its concurrency limit) between graders. */
 export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport; client?: ChatClient } = {}): Grader {
@@ -128,5 +153,8 @@ export function chatOptions(s: JudgeSettings): ChatClientOptions {
     ...(s.apiKey ? { apiKey: s.apiKey } : {}),
     ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}),
     ...(s.maxAttempts ? { maxAttempts: s.maxAttempts } : {}),
+    ...(s.maxRetryAfterMs ? { maxRetryAfterMs: s.maxRetryAfterMs } : {}),
+    ...(s.maxDelayMs ? { maxDelayMs: s.maxDelayMs } : {}),
+    ...(s.deadlineMs ? { deadlineMs: s.deadlineMs } : {}),
   };
 }

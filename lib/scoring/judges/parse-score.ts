@@ -1,11 +1,14 @@
 /**
- * Reads a graded score out of a model's reply. Reasoning blocks go first; then, in order: a
- * JSON object with a `score`, a `score:` line (the last one), or a reply that is nothing but
- * a number. Never the first number in the prose (that is how step numbers become scores),
- * and never a value outside [0, 1]: both are errors, so the caller asks again.
+ * Reads a graded score out of a model's reply: the judge's own, never one it quoted from the
+ * submission (see `judge-reply.ts`). Reasoning and echoed data blocks go first; then, in
+ * order: the last JSON object with a `score`, the last `score:` line, or a reply that is
+ * nothing but a number. A candidate that also occurs in the prompt's data is skipped. Never
+ * the first number in the prose (that is how step numbers become scores), and never a value
+ * outside [0, 1]: both are errors, so the caller asks again.
  */
+import type { DataContext } from "./data-blocks";
 import { UnusableReplyError, type FieldMatch } from "./grader";
-import { jsonObjects, stripReasoning } from "./parse-verdict";
+import { ownText, quotedFrom, topLevelObjects } from "./judge-reply";
 
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
@@ -25,16 +28,19 @@ function reasonOf(obj: Record<string, unknown>): string {
   return typeof r === "string" ? r : "";
 }
 
-export function parseScoreReply(reply: string): { score: number; reasoning: string } {
-  const text = stripReasoning(reply);
-  for (const obj of jsonObjects(text)) {
-    if (!("score" in obj)) continue;
+export function parseScoreReply(reply: string, data?: DataContext): { score: number; reasoning: string } {
+  const text = ownText(reply);
+  const quoted = quotedFrom(data);
+  const objects = topLevelObjects(text);
+  for (let k = objects.length - 1; k >= 0; k--) {
+    const { value: obj, raw } = objects[k]!;
+    if (!("score" in obj) || quoted(raw, obj)) continue;
     const s = scoreValue(obj.score);
     if (s !== undefined) return { score: inRange(s), reasoning: reasonOf(obj) };
   }
   const line = /^\s*(?:\*\*)?(?:final\s+)?score(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:\*\*)?\s*\.?\s*$/gim;
   let last: RegExpExecArray | null = null;
-  for (let m = line.exec(text); m; m = line.exec(text)) last = m;
+  for (let m = line.exec(text); m; m = line.exec(text)) if (!quoted(m[0])) last = m;
   if (last) return { score: inRange(Number(last[1])), reasoning: text.slice(0, last.index).trim().slice(0, 500) };
   if (NUMBER.test(text)) return { score: inRange(Number(text)), reasoning: "" };
   throw new UnusableReplyError(`no score found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
@@ -45,10 +51,12 @@ export function parseScoreReply(reply: string): { score: number; reasoning: stri
  * optionally under `fields`. Every asked field must be answered, and a reference field must
  * be one of the candidates.
  */
-export function parseDiscoveryReply(reply: string, fields: readonly string[], candidates: readonly string[]): FieldMatch[] {
-  const text = stripReasoning(reply);
+export function parseDiscoveryReply(reply: string, fields: readonly string[], candidates: readonly string[], data?: DataContext): FieldMatch[] {
+  const text = ownText(reply);
+  const quoted = quotedFrom(data);
   let found: Record<string, unknown> | undefined;
-  for (const obj of jsonObjects(text)) {
+  for (const { value: obj, raw } of topLevelObjects(text).reverse()) {
+    if (quoted(raw, obj)) continue;
     const inner = obj.fields;
     const map = inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as Record<string, unknown>) : obj;
     if (fields.some((f) => f in map)) {

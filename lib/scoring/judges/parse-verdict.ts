@@ -1,10 +1,17 @@
 /**
- * Reads a verdict out of a model's reply. Reasoning blocks are dropped first; then, in
- * order: a JSON object (fenced or bare), a `verdict:`-style line, a `<conclusion>` tag, or a
- * reply that is nothing but a label. A label merely mentioned in passing never counts:
- * guessing is how a preamble like "…would say yes… no" turns into a pass.
+ * Reads a verdict out of a model's reply: the judge's own verdict, never one it quoted from
+ * the submission (see `judge-reply.ts`). Reasoning and echoed data blocks are dropped first;
+ * then, in order: the last JSON object with a verdict (fenced or bare), the last
+ * `verdict:`-style line, the last `<conclusion>` tag, or a reply that is nothing but a
+ * label. A candidate that also occurs in the prompt's data is skipped. A label merely
+ * mentioned in passing never counts: guessing is how a preamble like "…would say yes… no"
+ * turns into a pass.
  */
+import type { DataContext } from "./data-blocks";
 import { UnusableReplyError } from "./grader";
+import { ownText, quotedFrom, topLevelObjects } from "./judge-reply";
+
+export { stripReasoning } from "./judge-reply";
 
 export type VerdictTask = "correctness" | "groundedness";
 
@@ -32,13 +39,6 @@ const LABELS: Record<VerdictTask, Record<string, boolean>> = {
   },
 };
 
-export function stripReasoning(text: string): string {
-  return text
-    .replace(/<(think|thinking|reasoning|reflection)>[\s\S]*?<\/\1>/gi, "")
-    .replace(/^[\s\S]*?<\/(think|thinking|reasoning)>/i, "")
-    .trim();
-}
-
 function labelOf(task: VerdictTask, raw: unknown): boolean | undefined {
   if (typeof raw === "boolean") return raw;
   if (typeof raw === "number") return raw === 1 ? true : raw === 0 ? false : undefined;
@@ -47,9 +47,13 @@ function labelOf(task: VerdictTask, raw: unknown): boolean | undefined {
   return LABELS[task][key];
 }
 
-export function parseVerdict(task: VerdictTask, reply: string): ParsedVerdict {
-  const text = stripReasoning(reply);
-  for (const obj of jsonObjects(text)) {
+export function parseVerdict(task: VerdictTask, reply: string, data?: DataContext): ParsedVerdict {
+  const text = ownText(reply);
+  const quoted = quotedFrom(data);
+  const objects = topLevelObjects(text);
+  for (let k = objects.length - 1; k >= 0; k--) {
+    const { value: obj, raw } = objects[k]!;
+    if (quoted(raw, obj)) continue;
     for (const key of ["verdict", "label", "score", "answer", "result", "grounded", "correct"]) {
       if (!(key in obj)) continue;
       const pass = labelOf(task, obj[key]);
@@ -59,42 +63,13 @@ export function parseVerdict(task: VerdictTask, reply: string): ParsedVerdict {
   // `Verdict: no`, `**Verdict:** **Incorrect**`, `Final answer = grounded.`
   const line = /^\s*(?:\*\*)?(?:final\s+)?(?:verdict|label|answer|decision|conclusion)(?:\*\*)?\s*[:=-]\s*(?:\*\*\s*)*["'`]?([A-Za-z_ -]+?|[01])["'`]?(?:\*\*)*\s*\.?\s*$/gim;
   let last: RegExpExecArray | null = null;
-  for (let m = line.exec(text); m; m = line.exec(text)) last = m;
-  if (last) {
-    const pass = labelOf(task, last[1]);
-    if (pass !== undefined) return { pass, label: last[1]!.trim(), reason: text.slice(0, 300) };
-  }
-  const tag = /<(conclusion|verdict|answer)>\s*([^<]+?)\s*<\/\1>/i.exec(text);
-  if (tag) {
-    const pass = labelOf(task, tag[2]);
-    if (pass !== undefined) return { pass, label: tag[2]!, reason: text.slice(0, 300) };
-  }
+  for (let m = line.exec(text); m; m = line.exec(text)) if (!quoted(m[0]) && labelOf(task, m[1]) !== undefined) last = m;
+  if (last) return { pass: labelOf(task, last[1])!, label: last[1]!.trim(), reason: text.slice(0, 300) };
+  const tags = [...text.matchAll(/<(conclusion|verdict|answer)>\s*([^<]+?)\s*<\/\1>/gi)].filter((t) => !quoted(t[0]) && labelOf(task, t[2]) !== undefined);
+  const tag = tags[tags.length - 1];
+  if (tag) return { pass: labelOf(task, tag[2])!, label: tag[2]!, reason: text.slice(0, 300) };
+  // A reply that is nothing but a label is the judge's own word, even when the answer was that word too.
   const bare = labelOf(task, text);
   if (bare !== undefined) return { pass: bare, label: text, reason: "" };
   throw new UnusableReplyError(`no ${task} verdict found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
-}
-
-/** Balanced `{…}` objects in the text that parse as JSON, fenced ones included. */
-export function* jsonObjects(text: string): Generator<Record<string, unknown>> {
-  for (let start = text.indexOf("{"); start >= 0; start = text.indexOf("{", start + 1)) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-      const c = text[i];
-      if (inString) {
-        if (c === "\\") i++;
-        else if (c === '"') inString = false;
-      } else if (c === '"') inString = true;
-      else if (c === "{") depth++;
-      else if (c === "}" && --depth === 0) {
-        try {
-          const v: unknown = JSON.parse(text.slice(start, i + 1));
-          if (v && typeof v === "object" && !Array.isArray(v)) yield v as Record<string, unknown>;
-        } catch {
-          // not JSON: keep scanning
-        }
-        break;
-      }
-    }
-  }
 }

@@ -1,7 +1,10 @@
 /**
- * Agentboard's own judge prompts. Each asks for a small JSON object so the answer parses
- * without guessing; the parser still copes with models that add prose around it.
+ * Agentboard's own judge prompts. Each asks for a small JSON object, last in the reply, so
+ * the answer parses without guessing; the parser still copes with models that add prose
+ * around it. Every text from the benchmark or the submission sits in a data block
+ * (`data-blocks.ts`) that the system message declares to be data, never instructions.
  */
+import { dataBlocks, dataRule } from "./data-blocks";
 import type { GradeRequest } from "./grader";
 
 type VerdictRequest = Extract<GradeRequest, { kind: "correctness" | "groundedness" }>;
@@ -18,6 +21,7 @@ export function buildPrompt(req: VerdictRequest): ChatMessage[] {
 }
 
 function correctnessPrompt(req: Extract<VerdictRequest, { kind: "correctness" }>): ChatMessage[] {
+  const { nonce, blocks } = dataBlocks({ question: req.question, reference: req.reference, answer: req.answer });
   return [
     {
       role: "system",
@@ -26,16 +30,18 @@ function correctnessPrompt(req: Extract<VerdictRequest, { kind: "correctness" }>
         "An answer is correct when it states the same facts as the reference: the same values, the same entities, the same count of items for lists. " +
         "Numbers match when they agree at the precision the reference gives; an answer may round to two decimals or more. Wording, order and units spelled out do not matter. " +
         "Extra explanation is fine as long as it does not contradict the reference. An answer that hedges between options, refuses, or says the data is unavailable is incorrect. " +
-        'Reply with JSON only: {"verdict": "correct" | "incorrect", "reason": "<one sentence>"}.',
+        'Reply with JSON only: {"verdict": "correct" | "incorrect", "reason": "<one sentence>"}. ' +
+        dataRule(nonce),
     },
     {
       role: "user",
-      content: `Question:\n${req.question}\n\nReference answer:\n${req.reference}\n\nAgent answer:\n${req.answer}`,
+      content: `Question:\n${blocks.question}\n\nReference answer:\n${blocks.reference}\n\nAgent answer:\n${blocks.answer}`,
     },
   ];
 }
 
 function groundednessPrompt(req: Extract<VerdictRequest, { kind: "groundedness" }>): ChatMessage[] {
+  const { nonce, blocks } = dataBlocks({ question: req.question, evidence: clipEvidence(req.evidence), answer: req.answer });
   return [
     {
       role: "system",
@@ -43,11 +49,12 @@ function groundednessPrompt(req: Extract<VerdictRequest, { kind: "groundedness" 
         "You check whether an agent's answer is supported by the evidence it had: the user's question and the outputs of the tools it called. " +
         "The answer is grounded when every number, name and claim it states can be read off or computed directly from that evidence. " +
         "It is ungrounded when any stated value is absent from the evidence or contradicts it, even if the value happens to be true. " +
-        'Reply with JSON only: {"verdict": "grounded" | "partially_grounded" | "ungrounded", "reason": "<one sentence>"}.',
+        'Reply with JSON only: {"verdict": "grounded" | "partially_grounded" | "ungrounded", "reason": "<one sentence>"}. ' +
+        dataRule(nonce),
     },
     {
       role: "user",
-      content: `Question:\n${req.question}\n\nTool outputs (oldest first):\n${clipEvidence(req.evidence)}\n\nAgent answer:\n${req.answer}`,
+      content: `Question:\n${blocks.question}\n\nTool outputs (oldest first):\n${blocks.evidence}\n\nAgent answer:\n${blocks.answer}`,
     },
   ];
 }

@@ -5,6 +5,7 @@ import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
 import { createQaEvaluator } from "@/lib/scoring/evaluators/qa-evaluator";
 import { item, output } from "./helpers";
 import { gaveUp, scriptedGrader } from "../../helpers/scripted-grader";
+import { blockNames, unfenced } from "../../helpers/data-blocks";
 
 describe("rules QA grading", () => {
   it("scores the share of the reference's numbers and names the answer states", () => {
@@ -57,7 +58,9 @@ describe("QA evaluator", () => {
     const r = await evaluateItem(ev, item({ output: output({ answer: "<agent-think>count them</agent-think> Three." }) }));
     expect(r).toMatchObject({ id: "i1", evaluator: "qa", kind: "qa", status: "scored", score: 0.75, reasoning: "mostly", reason: "graded 0.75 by fake", error: null, judge: "fake" });
     expect(seen[0]).toMatchObject({ kind: "qa", facts: { question: "How many forklifts crossed dock 4?", answer: "Three.", reference: "3 forklifts crossed dock 4." } });
-    expect(seen[0]!.messages[1]).toEqual({ role: "user", content: "Q=How many forklifts crossed dock 4? A=Three. R=3 forklifts crossed dock 4. {literal}" });
+    expect(seen[0]!.messages[1]!.role).toBe("user");
+    expect(blockNames(seen[0]!.messages[1]!.content)).toEqual(["question", "answer", "reference"]);
+    expect(unfenced(seen[0]!.messages[1]!.content)).toBe("Q=How many forklifts crossed dock 4? A=Three. R=3 forklifts crossed dock 4. {literal}");
     expect(seen[0]!.messages[0]!.content).toContain('"score"');
     expect(r.details).toMatchObject({ generated_answer: "Three.", prompt_hash: "abc" });
   });

@@ -6,6 +6,7 @@ import { readToolSchemas } from "@/lib/scoring/evaluators/tool-schemas";
 import { createTrajectoryEvaluator } from "@/lib/scoring/evaluators/trajectory-evaluator";
 import { item, output } from "./helpers";
 import { scriptedGrader } from "../../helpers/scripted-grader";
+import { unfenced } from "../../helpers/data-blocks";
 
 const call = (step: number, name: string, params: Record<string, unknown> = {}, extra: Partial<ToolCallStep> = {}): ToolCallStep => ({ step, name, params, ...extra });
 const reference = [call(1, "search_clips", { camera: "dock-4", object: "truck" }), call(2, "summarise_clip", { clip_id: "a" })];
@@ -39,7 +40,7 @@ describe("trajectory evaluator", () => {
     const ev = createTrajectoryEvaluator({ name: "trajectory", judge });
     const r = await evaluateItem(ev, item({ methods: ["trajectory"], trajectoryGroundTruth: reference, output: output({ answer: "done", toolCalls: [] }) }));
     expect(r).toMatchObject({ status: "scored", score: 0.6, judge: "openai:fake", reason: "graded 0.60 by openai:fake", reasoning: "scripted" });
-    const prompt = seen[0]!.messages[1]!.content;
+    const prompt = unfenced(seen[0]!.messages[1]!.content);
     expect(prompt).toContain("Agent tool calls:\n(no tool calls)");
     expect(prompt).toContain('"name": "summarise_clip"');
     expect(prompt).toContain("tools: 0 of 2 reference calls made");
@@ -58,7 +59,7 @@ describe("trajectory evaluator", () => {
       }),
     );
     expect(r).toMatchObject({ status: "scored", score: 0.9 });
-    expect(seen[0]!.messages[1]!.content).toBe(
+    expect(unfenced(seen[0]!.messages[1]!.content)).toBe(
       'T=- search_clips: find clips\n  parameters: {"properties":{"camera":{},"object":{}},"required":["camera","object"],"additionalProperties":false}\n- count_objects: (no description)\n  parameters: {"properties":{"clip_id":{}},"required":["clip_id"]}\n' +
         "H=[turn_1] User: which camera?\n[turn_1] Assistant: cam-07\n" +
         'A=Step 1 · Action: search_clips\nInput: {"camera":"cam-07"}\nObservation: 6 clips',

@@ -1,6 +1,6 @@
 /** The leaderboard CSV: header, RFC 4180 quoting, formula-injection protection, missing capabilities. */
 import { describe, expect, it } from "vitest";
-import { badgeNames, csvCell, leaderboardCsv, leaderboardCsvHeader } from "@/lib/queries/leaderboard-csv";
+import { badgeNames, csvCell, defuseFormulas, leaderboardCsv, leaderboardCsvHeader } from "@/lib/queries/leaderboard-csv";
 import type { LeaderboardEntry } from "@/lib/queries/types";
 
 const CAPS = [{ id: "api_chaining" }, { id: "multihop" }];
@@ -72,9 +72,32 @@ describe("csvCell", () => {
     expect(csvCell("+cmd")).toBe("'+cmd");
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvCell("\t=x")).toBe("'\t=x");
+    expect(csvCell("\t=x").startsWith("'\t")).toBe(true);
     expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
     expect(csvCell("a=b")).toBe("a=b");
+  });
+
+  // A spreadsheet in a locale that separates with ";" (or set to tab or "|") splits a cell
+  // again: every piece that could start a cell must be defused, not only the first.
+  it("defuses a formula after any separator or line break", () => {
+    expect(defuseFormulas("x;=HYPERLINK(\"http://evil\")")).toBe("x;'=HYPERLINK(\"http://evil\")");
+    expect(defuseFormulas("a|+b")).toBe("a|'+b");
+    expect(defuseFormulas("a\t@SUM(1)")).toBe("a\t'@SUM(1)");
+    expect(defuseFormulas("line\n-2+3")).toBe("line\n'-2+3");
+    expect(defuseFormulas("x; =1")).toBe("x; '=1");
+    expect(defuseFormulas('x;"=cmd"')).toBe(`x;"'=cmd"`);
+    expect(defuseFormulas("x;\uFF1D1")).toBe("x;'\uFF1D1");
+    expect(defuseFormulas("a=b;c-d, e@f")).toBe("a=b;c-d, e@f");
+  });
+
+  it("leaves no piece of any cell starting with a trigger, whatever separator a reader picks", () => {
+    const hostile = ["x;=1", "=a;=b;;=c", "\t=x", "a,\"=b\"", "q|@x", "a\r\n+b", " ;-1", "x;\t=y"];
+    for (const value of hostile) {
+      const cell = csvCell(value);
+      for (const sep of [",", ";", "\t", "|", "\n", "\r"]) {
+        for (const piece of cell.split(sep)) expect(piece.replace(/^[ "]*/, ""), `${JSON.stringify(value)} split on ${JSON.stringify(sep)}`).not.toMatch(/^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/);
+      }
+    }
   });
 });
 
@@ -123,7 +146,7 @@ describe("leaderboardCsv", () => {
     const rows = parseCsv(leaderboardCsv(CAPS, [e]));
     expect(rows).toHaveLength(2);
     expect(rows[1]![1]).toBe(`'=cmd|" /C calc"!A0`);
-    expect(rows[1]![2]).toBe("a,b; +x");
+    expect(rows[1]![2]).toBe("a,b; '+x"); // the second model could start a cell in a ";" locale
     expect(rows[1]![3]).toBe("line\r\nbreak");
     expect(rows[1]).toHaveLength(12);
   });

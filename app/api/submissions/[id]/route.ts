@@ -1,12 +1,16 @@
 /**
  * GET /api/submissions/:id: one entry's summary (metadata, run, scores, funnel, timeline,
- * validation) as JSON. Strong ETag over the body; If-None-Match answers 304. Only GET is
- * exported, so Next answers other methods with 405.
+ * validation) as JSON, every submitted string cut to the page limits. Published entries are
+ * public; any other is answered 404 unless a maintainer is signed in (and then never cached by
+ * shared caches). A maintainer may add `?full=1` for the larger limits. Strong ETag over the
+ * body; If-None-Match answers 304. Only GET is exported, so Next answers other methods with 405.
  */
 import { createHash } from "node:crypto";
 import { pageDb } from "@/lib/queries/db";
 import { getSubmission } from "@/lib/queries/submission";
 import { parseId } from "@/components/common/search-params";
+import { entryAccess } from "@/lib/queries/visibility";
+import { requestIsMaintainer } from "@/app/admin/auth";
 
 export const dynamic = "force-dynamic";
 
@@ -23,13 +27,16 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const id = parseId((await params).id);
-  const detail = id === null ? null : getSubmission(pageDb(), id);
-  if (!detail) {
+  const maintainer = requestIsMaintainer(request);
+  const access = entryAccess(pageDb(), id, { maintainer, wantsFull: new URL(request.url).searchParams.get("full") === "1" });
+  const detail = access && id !== null ? getSubmission(pageDb(), id, { limits: access.limits }) : null;
+  if (!detail || !access) {
     return Response.json({ error: "not_found", message: "no submission with this id" }, { status: 404, headers: { "Cache-Control": "no-store" } });
   }
   const body = JSON.stringify(detail);
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-  const headers = { ETag: etag, "Cache-Control": CACHE_CONTROL };
+  // What a maintainer sees (an unpublished entry, or the larger limits) stays out of shared caches.
+  const headers = { ETag: etag, "Cache-Control": access.state === "published" && !access.full ? CACHE_CONTROL : "private, no-store", Vary: "Cookie" };
   if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   return new Response(body, { status: 200, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
 }

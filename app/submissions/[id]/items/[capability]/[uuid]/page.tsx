@@ -7,7 +7,10 @@ import { pageDb } from "@/lib/queries/db";
 import { loadItemGroundTruth } from "@/lib/queries/item-ground-truth";
 import { getItem, getSubmission } from "@/lib/queries/submission";
 import { Section } from "@/components/common/page-header";
-import { parseId } from "@/components/common/search-params";
+import { firstParam, parseId, type SearchParams } from "@/components/common/search-params";
+import { entryAccess } from "@/lib/queries/visibility";
+import { maintainerSignedIn } from "@/app/admin/maintainer";
+import { PrivateEntryNotice, TruncationNotice } from "@/components/submission/render-notices";
 import { codeClass, linkClass } from "@/components/common/styles";
 import { AgentTurn, GroundTruth } from "@/components/submission/agent-turn";
 import { EvaluationItem } from "@/components/submission/evaluation-result";
@@ -19,6 +22,7 @@ export const dynamic = "force-dynamic";
 
 interface Props {
   params: Promise<{ id: string; capability: string; uuid: string }>;
+  searchParams: Promise<SearchParams>;
 }
 
 function decode(s: string): string {
@@ -31,7 +35,7 @@ function decode(s: string): string {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { uuid } = await params;
-  return { title: `Item ${decode(uuid).slice(0, 8)}` };
+  return { title: `Item ${decode(uuid).slice(0, 8)}`, robots: { index: false } };
 }
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -43,16 +47,21 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-export default async function ItemPage({ params }: Props) {
+export default async function ItemPage({ params, searchParams }: Props) {
   const p = await params;
+  const sp = await searchParams;
   const id = parseId(p.id);
   const capability = decode(p.capability);
   const uuid = decode(p.uuid);
   const db = pageDb();
-  const detail = id === null ? null : getSubmission(db, id);
-  if (!detail?.run) notFound();
-  const item = getItem(db, detail.run.id, capability, uuid, { showGroundTruth: detail.benchmark.showGroundTruth });
+  // Unpublished entries are for maintainers only: the public gets the same 404 as for no entry.
+  const maintainer = await maintainerSignedIn();
+  const access = entryAccess(db, id, { maintainer, wantsFull: firstParam(sp, "full") === "1" });
+  const detail = access && id !== null ? getSubmission(db, id, { limits: access.limits }) : null;
+  if (!access || !detail?.run) notFound();
+  const item = getItem(db, detail.run.id, capability, uuid, { showGroundTruth: detail.benchmark.showGroundTruth, limits: access.limits });
   if (!item) notFound();
+  const here = `/submissions/${detail.id}/items/${encodeURIComponent(item.capability)}/${encodeURIComponent(item.uuid)}`;
   const truth = await loadItemGroundTruth(db, detail.id, capability, uuid);
   const cap = detail.capabilities.find((c) => c.id === item.capability);
   const capLabel = cap?.label ?? item.capability;
@@ -87,6 +96,8 @@ export default async function ItemPage({ params }: Props) {
             <ItemScore score={item.score} status={item.status} />
           </Fact>
         </dl>
+        {access.state !== "published" ? <PrivateEntryNotice state={access.state} /> : null}
+        <TruncationNotice truncated={item.truncated} full={access.full} maintainer={maintainer} fullHref={`${here}?full=1`} />
         {note ? (
           <p className="text-sm">
             <span className="text-slate-600 dark:text-slate-400">Note: </span>

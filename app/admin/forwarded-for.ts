@@ -1,0 +1,56 @@
+/**
+ * The client address behind a reverse proxy. Each proxy appends the address it received the
+ * request from to X-Forwarded-For, so only the entries our own proxies appended can be
+ * believed: counting `trustedHops` from the right. Everything to the left came from the client
+ * and may be forged. IPv6 addresses are grouped by /64, the block one client usually holds.
+ */
+import { isIP } from "node:net";
+
+/** How many proxies in front of the app append to X-Forwarded-For (AGENTBOARD_TRUSTED_PROXY_HOPS, default 1). */
+export const DEFAULT_TRUSTED_HOPS = 1;
+
+export function trustedHopsFromEnv(raw: string | undefined): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 && n <= 10 ? n : DEFAULT_TRUSTED_HOPS;
+}
+
+/** An address as a rate-limit key: port and brackets dropped, IPv6 cut to its /64; null when it is no address. */
+export function addressKey(raw: string): string | null {
+  let s = raw.trim().toLowerCase();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(s);
+  if (bracketed) s = bracketed[1]!;
+  else if (/^[\d.]+:\d+$/.test(s)) s = s.slice(0, s.lastIndexOf(":"));
+  s = s.replace(/%.*$/, ""); // an IPv6 zone id
+  const kind = isIP(s);
+  if (kind === 4) return s;
+  if (kind !== 6) return null;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(s);
+  if (mapped) return mapped[1]!;
+  return `${expandIPv6(s).slice(0, 4).join(":")}::/64`;
+}
+
+function expandIPv6(s: string): string[] {
+  const [head, tail] = s.includes("::") ? (s.split("::") as [string, string]) : [s, undefined];
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  // An embedded IPv4 tail counts as two groups.
+  const last = (right.length ? right : left).at(-1) ?? "";
+  const v4 = last.includes(".") ? 1 : 0;
+  const fill = tail === undefined ? [] : new Array(8 - left.length - right.length - v4).fill("0");
+  return [...left, ...fill, ...right].map((g) => (g.includes(".") ? g : g.replace(/^0+(?=.)/, "")));
+}
+
+/**
+ * The client's key from an X-Forwarded-For value: the entry `trustedHops` from the right (the
+ * address our nearest trusted proxy saw), or null when the header has too few entries or that
+ * entry is no address.
+ */
+export function clientFromForwardedFor(header: string | null | undefined, trustedHops = DEFAULT_TRUSTED_HOPS): string | null {
+  if (!header) return null;
+  const entries = header
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const entry = entries[entries.length - trustedHops];
+  return entry === undefined ? null : addressKey(entry);
+}

@@ -1,0 +1,211 @@
+/**
+ * The production server's defences, over HTTP: security headers on every response, entries
+ * that are not published hidden from the public (and shown to a signed-in maintainer), fixed
+ * admin messages, sign-out that ends the session on the server, no server paths in public
+ * text, and pages still served from a database the server cannot write.
+ */
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { registerBenchmark } from "@/lib/submissions/benchmarks";
+import { ingestBundle } from "@/lib/submissions/ingest";
+import { approve } from "@/lib/submissions/review";
+import { createScoringDeps } from "@/lib/submissions/scoring-deps";
+import { runWorker } from "@/lib/submissions/worker";
+import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
+import { GOOD_BUNDLE, INVALID_BUNDLE, MINI_BENCHMARK } from "../helpers/mini-fixtures";
+import { freePort, repo, startApp, type App } from "./harness";
+
+const ADMIN = "maintainer-token-for-security-tests";
+const bundles = mkdtempSync(path.join(tmpdir(), "agentboard-sec-bundles-"));
+const ids = { published: 0, hidden: 0, invalid: 0 };
+let hiddenItem = "";
+
+function copyBundle(from: string, name: string, agent?: string): string {
+  const dir = path.join(bundles, "secret-lab-dir", name);
+  cpSync(from, dir, { recursive: true });
+  if (agent) writeFileSync(path.join(dir, "output/metadata.json"), JSON.stringify({ agent_name: agent, models: ["m"], maintainer: "lab" }));
+  return dir;
+}
+
+/** One published entry, one scored but not approved, one invalid; all sent through the CLI path. */
+async function seed(dbFile: string) {
+  const db = openDatabase(dbFile);
+  const deps = createScoringDeps(db);
+  try {
+    const { versionId } = await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: new Date() });
+    const ingest = async (bundle: string) => (await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, () => new Date())).submissionId;
+    ids.published = await ingest(copyBundle(GOOD_BUNDLE, "public", "public-agent"));
+    ids.hidden = await ingest(copyBundle(GOOD_BUNDLE, "hidden", "hidden-agent"));
+    ids.invalid = await ingest(copyBundle(INVALID_BUNDLE, "broken"));
+    await runWorker(db, deps, { untilIdle: true });
+    approve(db, ids.published, { actor: "e2e", at: new Date() });
+    const item = db.$client.prepare("SELECT i.capability, i.uuid FROM item_results i JOIN submissions s ON s.current_run_id = i.run_id WHERE s.id = ? LIMIT 1").get(ids.hidden) as { capability: string; uuid: string };
+    hiddenItem = `/submissions/${ids.hidden}/items/${encodeURIComponent(item.capability)}/${encodeURIComponent(item.uuid)}`;
+  } finally {
+    await deps.close();
+    db.$client.close();
+  }
+}
+
+let app: App;
+beforeAll(async () => {
+  app = await startApp(seed, { AGENTBOARD_ADMIN_TOKEN: ADMIN });
+}, 180_000);
+afterAll(async () => {
+  await app?.stop();
+  rmSync(bundles, { recursive: true, force: true });
+});
+
+const get = (p: string, cookie?: string) => fetch(app.url + p, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+const post = (p: string, form: Record<string, string>, cookie?: string) =>
+  fetch(app.url + p, { method: "POST", body: new URLSearchParams(form), headers: { origin: app.url, ...(cookie ? { cookie } : {}) }, redirect: "manual" });
+
+/** Signs in and returns the session cookie ("name=value"). */
+async function signIn(): Promise<string> {
+  const res = await post("/admin/login", { token: ADMIN });
+  expect(res.status).toBe(303);
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  expect(cookie).toMatch(/^agentboard_admin=.+/);
+  return cookie!;
+}
+
+function expectSecurityHeaders(res: Response, what: string) {
+  const csp = res.headers.get("content-security-policy") ?? "";
+  expect(csp, what).toContain("default-src 'self'");
+  expect(csp, what).toContain("frame-ancestors 'none'");
+  expect(csp, what).toContain("object-src 'none'");
+  expect(res.headers.get("x-frame-options"), what).toBe("DENY");
+  expect(res.headers.get("x-content-type-options"), what).toBe("nosniff");
+  expect(res.headers.get("referrer-policy"), what).toBeTruthy();
+}
+
+describe("security headers", () => {
+  it("are on every response: cached pages, rendered pages, the API, a 404 and a redirect", async () => {
+    const first = await fetch(app.url, { headers: { accept: "text/html" } });
+    expect(first.status).toBe(200);
+    expectSecurityHeaders(first, "/");
+    const cached = await fetch(app.url, { headers: { accept: "text/html" } });
+    expect(cached.headers.get("x-agentboard-cache")).toBe("hit");
+    expectSecurityHeaders(cached, "/ (cached)");
+    for (const p of ["/queue", "/api/leaderboard", "/api/leaderboard?format=csv", "/submissions/999999", "/submissions"]) expectSecurityHeaders(await get(p), p);
+  });
+});
+
+describe("entries that are not published", () => {
+  it("are 404 to the public: page, item page and JSON, like an entry that does not exist", async () => {
+    for (const id of [ids.hidden, ids.invalid]) {
+      const page = await get(`/submissions/${id}`);
+      expect(page.status, `#${id}`).toBe(404);
+      expect(await page.text()).not.toContain("hidden-agent");
+      expect((await get(`/api/submissions/${id}`)).status).toBe(404);
+    }
+    expect((await get(hiddenItem)).status).toBe(404);
+    expect((await get(`/submissions/${ids.published}`)).status).toBe(200);
+    expect((await get(`/api/submissions/${ids.published}`)).status).toBe(200);
+  });
+
+  it("cannot be compared by the public", async () => {
+    const html = await (await get(`/compare?ids=${ids.published},${ids.hidden}`)).text();
+    expect(html).not.toContain("hidden-agent");
+    expect(html).toContain(`o scored entry with id ${ids.hidden}`); // the first letter is capitalised in its own text node
+    const cookie = await signIn();
+    expect(await (await get(`/compare?ids=${ids.published},${ids.hidden}`, cookie)).text()).toContain("hidden-agent");
+  });
+
+  it("are listed on the queue by name and state only, without a link", async () => {
+    const html = await (await get("/queue")).text();
+    expect(html).toContain("hidden-agent");
+    expect(html).toContain(`href="/submissions/${ids.published}"`);
+    expect(html).not.toContain(`href="/submissions/${ids.hidden}"`);
+  });
+
+  it("are visible to a signed-in maintainer, marked as not public and kept out of shared caches", async () => {
+    const cookie = await signIn();
+    const page = await get(`/submissions/${ids.hidden}`, cookie);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("hidden-agent");
+    expect(html).toContain("Not public");
+    expect((await get(hiddenItem, cookie)).status).toBe(200);
+    const api = await get(`/api/submissions/${ids.hidden}`, cookie);
+    expect(api.status).toBe(200);
+    expect(api.headers.get("cache-control")).toContain("no-store");
+    expect((await get(`/submissions/${ids.invalid}`, cookie)).status).toBe(200);
+  });
+});
+
+describe("the admin page", () => {
+  it("answers unknown error codes (even __proto__) with a fixed message, never the URL's text", async () => {
+    for (const code of ["__proto__", "constructor", "Your account is locked: call +1-555-0100"]) {
+      const res = await get(`/admin?error=${encodeURIComponent(code)}`);
+      expect(res.status, code).toBe(200);
+      const html = await res.text();
+      expect(html, code).toContain("Something went wrong");
+      expect(html, code).not.toContain("call +1-555-0100");
+    }
+    expect(await (await get("/admin?error=token")).text()).toContain("That token is not right.");
+  });
+
+  it("ends the session on sign-out: the old cookie signs no one in afterwards", async () => {
+    const cookie = await signIn();
+    expect(await (await get("/admin", cookie)).text()).toContain("Sign out");
+    const out = await post("/admin/logout", {}, cookie);
+    expect(out.status).toBe(303);
+    // A copy of the cookie (the browser's is cleared) no longer works anywhere.
+    const after = await (await get("/admin", cookie)).text();
+    expect(after).not.toContain("Sign out");
+    expect(after).toContain("Maintainer token");
+    const action = await post("/admin/actions", { submissionId: String(ids.hidden), action: "withdraw" }, cookie);
+    expect(action.headers.get("location")).toContain("error=session");
+    expect((await get(`/submissions/${ids.hidden}`, cookie)).status).toBe(404);
+  });
+});
+
+describe("server paths", () => {
+  it("are not shown in the public changelog", async () => {
+    const html = await (await get("/changelog")).text();
+    expect(html).toContain("secret-lab-dir/public"); // the short form
+    expect(html).not.toContain(bundles);
+  });
+});
+
+describe("a database the server cannot write", () => {
+  it("still serves the leaderboard, the queue and a published entry", async () => {
+    // A fresh copy in a directory with no write permission; root ignores permissions, so the server then runs as nobody.
+    const dir = mkdtempSync(path.join(tmpdir(), "agentboard-sec-ro-"));
+    const dataDir = path.join(dir, "data");
+    mkdirSync(dataDir);
+    const file = path.join(dataDir, "board.db");
+    const src = openDatabase(app.dbFile);
+    await src.$client.backup(file);
+    src.$client.close();
+    // Leave it in WAL mode with no -wal or -shm file, as a cleanly closed database is.
+    openDatabase(file).$client.close();
+    chmodSync(file, 0o444);
+    chmodSync(dataDir, 0o555);
+    chmodSync(dir, 0o755);
+    const asRoot = process.getuid?.() === 0;
+    const port = await freePort();
+    const server = spawnServer({ port, cwd: repo, env: { AGENTBOARD_DB: file, HOME: dir }, detached: true, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      expect(await waitForServer(url)).toBe(true);
+      const home = await fetch(url, { headers: { accept: "text/html" } });
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain("public-agent");
+      expect((await fetch(`${url}/queue`)).status).toBe(200);
+      expect((await fetch(`${url}/submissions/${ids.published}`)).status).toBe(200);
+    } finally {
+      try {
+        process.kill(-server.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      chmodSync(dataDir, 0o755);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

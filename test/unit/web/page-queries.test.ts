@@ -1,0 +1,122 @@
+/**
+ * The read models pages use, on a real (in-memory) database: who may see an entry, what the
+ * public changelog shows of a CLI bundle's path, and how much of hostile strings is read back.
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { getChangelogPage, getQueuePage, publishedIds } from "@/lib/queries/activity";
+import { PUBLIC_RENDER_LIMITS } from "@/lib/queries/render-limits";
+import { getSubmission } from "@/lib/queries/submission";
+import { entryAccess } from "@/lib/queries/visibility";
+import { registerBenchmark } from "@/lib/submissions/benchmarks";
+import { ingestBundle } from "@/lib/submissions/ingest";
+import { approve } from "@/lib/submissions/review";
+import { createScoringDeps } from "@/lib/submissions/scoring-deps";
+import { runWorker } from "@/lib/submissions/worker";
+import { GOOD_BUNDLE, INVALID_BUNDLE, MINI_BENCHMARK, tickingClock } from "../../helpers/mini-fixtures";
+
+const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-page-queries-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const now = tickingClock();
+
+let db: Db;
+let versionId: number;
+beforeEach(async () => {
+  db = openDatabase(":memory:");
+  versionId = (await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: now() })).versionId;
+});
+
+/** A copy of a bundle under a private-looking absolute path, optionally with new metadata. */
+function copyBundle(from: string, name: string, metadata?: Record<string, unknown>): string {
+  const dir = path.join(tmp, "home", "alice", "private-lab", name);
+  cpSync(from, dir, { recursive: true });
+  if (metadata) writeFileSync(path.join(dir, "output/metadata.json"), JSON.stringify(metadata));
+  return dir;
+}
+
+async function publishGood(): Promise<number> {
+  const bundle = copyBundle(GOOD_BUNDLE, `good-${Math.random().toString(36).slice(2)}`);
+  const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
+  const deps = createScoringDeps(db, { now });
+  try {
+    await runWorker(db, deps, { untilIdle: true });
+  } finally {
+    await deps.close();
+  }
+  approve(db, submissionId, { actor: "maintainer:ada", at: now() });
+  return submissionId;
+}
+
+describe("who may see an entry", () => {
+  it("shows published entries to everyone and the rest to maintainers only", async () => {
+    const bundle = copyBundle(INVALID_BUNDLE, "invalid");
+    const { submissionId: invalid } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
+    const published = await publishGood();
+    expect(entryAccess(db, invalid, { maintainer: false })).toBeNull();
+    expect(entryAccess(db, invalid, { maintainer: true })?.state).toBe("invalid");
+    expect(entryAccess(db, published, { maintainer: false })?.state).toBe("published");
+    expect(entryAccess(db, 9999, { maintainer: true })).toBeNull();
+    expect(entryAccess(db, null, { maintainer: true })).toBeNull();
+    expect([...publishedIds(db, [invalid, published, 9999])]).toEqual([published]);
+  });
+
+  it("gives the larger limits only to a maintainer who asks for them", async () => {
+    const published = await publishGood();
+    expect(entryAccess(db, published, { maintainer: false, wantsFull: true })?.full).toBe(false);
+    expect(entryAccess(db, published, { maintainer: true, wantsFull: true })?.full).toBe(true);
+    expect(entryAccess(db, published, { maintainer: true })?.full).toBe(false);
+  });
+});
+
+describe("server paths", () => {
+  it("never shows a CLI bundle's absolute path in the changelog or the entry", async () => {
+    const bundle = copyBundle(INVALID_BUNDLE, "secret-name");
+    const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
+    await publishGood();
+    const log = getChangelogPage(db, { pageSize: 100 });
+    const text = JSON.stringify(log.rows);
+    expect(text).toContain("private-lab/secret-name"); // the short form is kept
+    expect(text).not.toContain(tmp);
+    expect(text).not.toContain("/home/alice");
+    const detail = JSON.stringify(getSubmission(db, submissionId));
+    expect(detail).not.toContain(tmp);
+    expect(detail).not.toContain("/home/alice");
+  });
+});
+
+describe("hostile strings", () => {
+  it("reads back long names and descriptions cut to the public limits", async () => {
+    const bundle = copyBundle(GOOD_BUNDLE, "huge");
+    const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
+    // Stored as a row from before the validator's limits would hold them.
+    const models = JSON.stringify(Array.from({ length: 500 }, (_, i) => `model-${i}-${"m".repeat(1000)}`));
+    const links = JSON.stringify(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`l${i}`, `https://x.example/${"p".repeat(5000)}`])));
+    db.$client
+      .prepare("UPDATE submissions SET agent_name = ?, maintainer = ?, description = ?, models = ?, links = ? WHERE id = ?")
+      .run("A".repeat(70_000), "M".repeat(50_000), "D".repeat(300_000), models, links, submissionId);
+    const detail = getSubmission(db, submissionId)!;
+    expect(JSON.stringify(detail).length).toBeLessThan(60_000);
+    expect(detail.agent.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.name + 40);
+    expect(detail.description.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.text + 40);
+    expect(detail.models.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.list);
+    expect(detail.truncated).toBeGreaterThan(0);
+    const queue = getQueuePage(db);
+    expect(queue.rows.find((r) => r.id === submissionId)!.agent.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.name + 40);
+  });
+
+  it("shows at most 20 validation errors, each cut", async () => {
+    const bundle = copyBundle(INVALID_BUNDLE, "invalid-many");
+    const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
+    // Make the stored report hostile: thousands of errors with huge messages (as a 94 MB bundle would).
+    const errors = Array.from({ length: 2000 }, (_, i) => ({ code: "bad", file: `f${i}.json`, path: "$", message: "x".repeat(5_000) }));
+    db.$client.prepare("UPDATE submissions SET validation_report = ? WHERE id = ?").run(JSON.stringify({ summary: { errors: 2000, warnings: 0 }, errors, warningCounts: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`w${i}`, 1])) }), submissionId);
+    const v = getSubmission(db, submissionId)!.validation!;
+    expect(v.errors).toBe(2000);
+    expect(v.firstErrors).toHaveLength(20);
+    for (const e of v.firstErrors) expect(e.message.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.text + 40);
+    expect(Object.keys(v.warningCounts).length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.list);
+  });
+});
