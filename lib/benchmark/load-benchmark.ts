@@ -78,17 +78,30 @@ export async function loadBenchmark(root: string): Promise<Benchmark> {
     const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
     const read = async (f: string) => {
       const rel = `groundtruth/${cap.directory}/${f}`;
-      const json = readJson(await readFile(path.join(dir, f)));
+      const json = readJson(await readFile(path.join(dir, f)), { pythonValues: scorerOf(cap.scorer).readsPythonValues });
       if (!json.ok) {
         problems.push(`${rel}: ${json.message}`);
         return undefined;
       }
       return { domain: f.slice(0, -".json".length), sink: new DiagnosticSink(rel), value: json.value };
     };
+    const readInput = async (f: string) => {
+      const rel = `input/${cap.directory}/${f}`;
+      const bytes = await readFile(path.join(root, rel)).catch(() => undefined);
+      if (!bytes) return undefined;
+      const json = readJson(bytes);
+      const sink = new DiagnosticSink(rel);
+      if (!json.ok) {
+        sink.warn(json.code, `${json.message}; the input file is not read`);
+        warnings.push(...sink.items);
+        return undefined;
+      }
+      return { domain: f.slice(0, -".json".length), sink, value: json.value };
+    };
     const collect = (sink: DiagnosticSink) => {
       for (const d of sink.items) (d.severity === "error" ? problems.push(formatDiagnostic(d)) : warnings.push(d));
     };
-    const data = await scorerOf(cap.scorer).load({ root, index, spec: cap, files, read, collect, problems });
+    const data = await scorerOf(cap.scorer).load({ root, index, spec: cap, files, read, readInput, collect, problems });
     if (data) capabilities.push(data);
   }
   for (const dir of present) {

@@ -119,11 +119,19 @@ export const benchmarkSpecSchema = z
     title: z.string().min(1),
     version: z.union([z.string().min(1), z.number()]).transform(String),
     description: z.string().default(""),
-    /** `vakra` reproduces VAKRA's string comparison and vacuous exact match; `strict` does not. */
+    /**
+     * `vakra` reproduces VAKRA's scorer item by item (its string forms, vacuous exact match,
+     * uncut evidence, errored records scored); `strict` is ours. README: "Differences from VAKRA".
+     */
     compat: z.enum(["strict", "vakra"]).default("strict"),
     retrieverTools: z.array(glob).min(1).default(["query_*", "retriever_*"]),
     /** How many of the last predicted tool responses the exact-match stage searches. */
     exactMatchWindow: z.number().int().positive().default(20),
+    /**
+     * Strict mode: the most characters of tool output a groundedness judge reads (the newest
+     * are kept, and the verdict says it was cut). Compat: vakra never cuts, as VAKRA does not.
+     */
+    evidenceMaxChars: z.number().int().positive().default(24_000),
     judge: judgeSpecSchema.default({ kind: "rules" }),
     capabilities: z.array(capabilitySpecSchema).min(1),
     policyTable: z.array(policyRuleSchema).default([]),

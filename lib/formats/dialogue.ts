@@ -1,7 +1,11 @@
 /** Normalised dialogue shapes, the same for predictions and ground truth once read. */
+import type { JsonNumber } from "./lossless-json";
 
-/** An answer as it appears in the file: a string, a number, or nested lists of them. */
-export type AnswerValue = string | number | boolean | null | AnswerValue[];
+/**
+ * An answer as it appears in the file: a string, a number, or nested lists of them. A number
+ * JavaScript cannot hold as Python does (`25.0`, a big integer) is a `JsonNumber`.
+ */
+export type AnswerValue = string | number | boolean | null | JsonNumber | AnswerValue[];
 
 export interface ToolCall {
   name: string;

@@ -6,6 +6,8 @@
  */
 import { describeType, preview, type DiagnosticSink } from "./diagnostic";
 import type { AnswerValue, GroundTruthDialogue, PredictedDialogue, ToolCall, ToolPolicy, Turn } from "./dialogue";
+import { JsonNumber, numberValue, toPlainJson } from "./lossless-json";
+import { pythonStr } from "./python-str";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -79,8 +81,9 @@ function readPrediction(raw: unknown, ctx: RecordCtx, opts: ReadOptions): Predic
   else if (r.error !== null) err(ctx, "bad_error", `${ctx.base}.error`, `expected a string or null, found ${describeType(r.error)}`);
 
   let durationS: number | null = null;
+  const duration = numberValue(r.duration_s);
   if (!("duration_s" in r)) warn(ctx, "duration_missing", `${ctx.base}.duration_s`, `"duration_s" is missing`);
-  else if (typeof r.duration_s === "number" && Number.isFinite(r.duration_s) && r.duration_s >= 0) durationS = r.duration_s;
+  else if (duration !== undefined && Number.isFinite(duration) && duration >= 0) durationS = duration;
   else if (r.duration_s !== null) err(ctx, "bad_duration", `${ctx.base}.duration_s`, `expected a non-negative number of seconds, found ${describeType(r.duration_s)}`);
 
   const turns = readTurns(r.output, ctx, "prediction");
@@ -115,8 +118,9 @@ function readHead(raw: unknown, ctx: RecordCtx, opts: ReadOptions): { uuid: stri
   }
   let uuid: string | undefined;
   if (typeof raw.uuid === "string" && raw.uuid.trim() !== "") uuid = raw.uuid;
-  else if (typeof raw.uuid === "number") {
-    uuid = String(raw.uuid);
+  else if (numberValue(raw.uuid) !== undefined) {
+    // Paired as Python pairs them: by str(uuid).
+    uuid = pythonStr(raw.uuid);
     warn(ctx, "uuid_number", `${ctx.base}.uuid`, `uuid is a number; read as the string "${uuid}"`);
   } else {
     err(ctx, "bad_uuid", `${ctx.base}.uuid`, `expected a non-empty string uuid, found ${"uuid" in raw ? describeType(raw.uuid) : "nothing"}`);
@@ -184,8 +188,12 @@ function readTurn(raw: unknown, ctx: RecordCtx, path: string, role: "prediction"
     return undefined;
   }
   let turnId: number | undefined;
-  if (typeof raw.turn_id === "number" && Number.isInteger(raw.turn_id) && raw.turn_id >= 0) turnId = raw.turn_id;
-  else if (typeof raw.turn_id === "string" && /^\d+$/.test(raw.turn_id.trim())) {
+  const id = numberValue(raw.turn_id);
+  if (id !== undefined && Number.isSafeInteger(id) && id >= 0) {
+    turnId = id;
+    // 3.0 finds turn 3 in Python's dict lookup, so it pairs as 3 here too.
+    if (raw.turn_id instanceof JsonNumber) warn(ctx, "turn_id_float", `${path}.turn_id`, `turn_id is the float ${raw.turn_id.source}; read as the integer ${id}`);
+  } else if (typeof raw.turn_id === "string" && /^\d+$/.test(raw.turn_id.trim())) {
     turnId = Number(raw.turn_id.trim());
     warn(ctx, "turn_id_string", `${path}.turn_id`, `turn_id is the string ${preview(raw.turn_id)}; read as the number ${turnId}`);
   } else {
@@ -210,7 +218,7 @@ function readTurn(raw: unknown, ctx: RecordCtx, path: string, role: "prediction"
 
 function readAnswer(raw: unknown, ctx: RecordCtx, path: string, role: "prediction" | "groundtruth"): AnswerValue | undefined {
   if (typeof raw === "string") return raw;
-  if (typeof raw === "number" || typeof raw === "boolean") return raw;
+  if (typeof raw === "number" || typeof raw === "boolean" || raw instanceof JsonNumber) return raw;
   if (raw === null) {
     if (role === "prediction") warn(ctx, "answer_null", path, "answer is null; read as an empty answer");
     return "";
@@ -229,7 +237,7 @@ function readAnswer(raw: unknown, ctx: RecordCtx, path: string, role: "predictio
 
 function isAnswerTree(v: unknown): boolean {
   if (Array.isArray(v)) return v.every(isAnswerTree);
-  return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+  return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v instanceof JsonNumber;
 }
 
 function readSequence(
@@ -330,7 +338,8 @@ function readCall(raw: unknown, ctx: RecordCtx, path: string): ToolCall | undefi
     err(ctx, "bad_arguments", `${path}.arguments`, `expected an object, found ${describeType(a)}`);
     return undefined;
   }
-  const call: ToolCall = { name: raw.name, arguments: args };
+  // Arguments go to the environment as JSON: plain values, whatever the file's number forms.
+  const call: ToolCall = { name: raw.name, arguments: toPlainJson(args) as Record<string, unknown> };
   if (typeof raw.label === "string") call.label = raw.label;
   return call;
 }

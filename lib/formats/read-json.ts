@@ -4,6 +4,7 @@
  */
 import { childPath } from "./diagnostic";
 import { locateJsonError } from "./locate-json-error";
+import { JsonNumber, mayLoseFidelity, parseLosslessJson } from "./lossless-json";
 
 export type JsonReadResult =
   | { ok: true; value: unknown; hadBom: boolean }
@@ -12,7 +13,16 @@ export type JsonReadResult =
 // ignoreBOM keeps a leading BOM in the text, so it can be reported rather than silently dropped.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-export function readJson(bytes: Uint8Array): JsonReadResult {
+export interface ReadJsonOptions {
+  /**
+   * Read numbers and keys as Python's `json.loads` does (lossless-json.ts), for files whose
+   * values are compared as Python renders them. Only files that may need it pay for the
+   * slower reader.
+   */
+  pythonValues?: boolean;
+}
+
+export function readJson(bytes: Uint8Array, options: ReadJsonOptions = {}): JsonReadResult {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -26,6 +36,13 @@ export function readJson(bytes: Uint8Array): JsonReadResult {
   }
   const hadBom = text.charCodeAt(0) === 0xfeff;
   if (hadBom) text = text.slice(1);
+  if (options.pythonValues && mayLoseFidelity(text)) {
+    try {
+      return { ok: true, value: parseLosslessJson(text), hadBom };
+    } catch {
+      // fall through: JSON.parse's failure is described precisely below
+    }
+  }
   try {
     return { ok: true, value: JSON.parse(text), hadBom };
   } catch (err) {
@@ -93,7 +110,7 @@ export function tooDeepAt(value: unknown, limit: number, base = "$"): string | n
 }
 
 function deepPath(v: unknown, limit: number, depth: number): string | null {
-  if (typeof v !== "object" || v === null) return null;
+  if (typeof v !== "object" || v === null || v instanceof JsonNumber) return null;
   if (depth >= limit) return "";
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {

@@ -4,6 +4,7 @@
  * structured answer.
  */
 import type { AnswerValue } from "../formats/dialogue";
+import { JsonNumber } from "../formats/lossless-json";
 
 export type Atom = string | number | boolean;
 
@@ -20,13 +21,14 @@ export interface NumberToken {
  */
 export function answerAtoms(answer: AnswerValue): Atom[] {
   if (answer === null) return [];
+  if (answer instanceof JsonNumber) return [answer.valueOf()];
   if (!Array.isArray(answer)) return typeof answer === "string" && answer.trim() === "" ? [] : [answer];
   const out: Atom[] = [];
   for (const item of answer) {
     if (Array.isArray(item)) {
       if (item.length === 0) continue;
       out.push(...answerAtoms(item[0] as AnswerValue));
-    } else if (item !== null) out.push(item);
+    } else if (item !== null) out.push(item instanceof JsonNumber ? item.valueOf() : item);
   }
   return out;
 }

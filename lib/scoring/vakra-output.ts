@@ -6,6 +6,7 @@
 import { dialogueCapability, type Benchmark } from "../benchmark/load-benchmark";
 import type { Submission } from "../validate/validate-bundle";
 import type { ItemResult, WaterfallItemResult } from "./item-result";
+import { vakraPredictionString } from "./vakra-strings";
 import type { StageName, Verdict } from "./verdict";
 
 export function buildVakraOutputs(benchmark: Benchmark, submission: Submission, items: readonly ItemResult[], dirs: { groundTruth: string; predictions: string }) {
@@ -45,7 +46,8 @@ export function buildVakraOutputs(benchmark: Benchmark, submission: Submission, 
           return {
             turn_id: t.turnId,
             query: gtTurn?.query ?? "",
-            pred_answer: predTurn?.answer ?? null,
+            // As VAKRA writes it: the answer stringified, "" when there is none.
+            pred_answer: vakraPredictionString(predTurn?.answer),
             score: t.score,
             metadata: {
               gt_steps: gtSteps,
@@ -59,7 +61,7 @@ export function buildVakraOutputs(benchmark: Benchmark, submission: Submission, 
             },
           };
         });
-        dialogues.push({ uuid: gt.uuid, score: it.score, metadata: meta, details: { dialogue_score: it.score, num_turns: perTurn.length, aggregate: "mean", per_turn: perTurn } });
+        dialogues.push({ uuid: gt.uuid, score: it.score, metadata: meta, details: { dialogue_score: it.score, num_turns: gt.turns.length, aggregate: "mean", per_turn: perTurn } });
       }
       all.push(...scores);
       paired += gts.length - missing.length;

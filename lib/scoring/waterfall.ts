@@ -5,10 +5,12 @@
  */
 import type { ResolvedPolicy } from "../benchmark/policy";
 import type { AnswerValue, Turn } from "../formats/dialogue";
+import { pythonStr } from "../formats/python-str";
 import { answerText } from "./answer-values";
 import { gradeSafely, type GradeRequest, type Grader } from "./judges/grader";
 import { checkExactMatch } from "./stages/exact-match-stage";
 import { checkPolicy } from "./stages/policy-stage";
+import { vakraAnswerString, vakraNormalise, vakraPredictionString } from "./vakra-strings";
 import { verdict, type StageName, type Verdict } from "./verdict";
 
 export type TurnStatus = "scored" | "judge_error" | "missing_turn";
@@ -33,6 +35,8 @@ export interface WaterfallInput {
   policy: ResolvedPolicy | undefined;
   compat: "strict" | "vakra";
   window: number;
+  /** Strict mode: the most evidence characters a groundedness judge reads (compat: vakra never cuts). */
+  evidenceMaxChars: number;
   /** False under `replay: none`: exact match and groundedness cannot run. */
   hasResponses: boolean;
 }
@@ -47,6 +51,50 @@ const skipped = (stage: StageName, turnId: number, reason: string): Verdict =>
 
 export function responseText(r: unknown): string {
   return typeof r === "string" ? r : JSON.stringify(r) ?? "null";
+}
+
+/** What the judges read of a turn, in the benchmark's mode. */
+interface JudgeTexts {
+  question: string;
+  reference: string;
+  answer: string;
+  evidence: string[];
+  /** Set when strict mode cut the evidence to its limit. */
+  cut?: { kept: number; total: number };
+}
+
+/**
+ * Strict: the answer and reference as a person reads them, the newest evidence up to the
+ * limit. VAKRA: its stringified, lower-cased forms, every one of the last `window`
+ * responses as `str()`, uncut.
+ */
+function judgeTexts(input: WaterfallInput): JudgeTexts {
+  const recent = input.predictedResponses.slice(-input.window);
+  if (input.compat === "vakra") {
+    return {
+      question: vakraNormalise(input.question),
+      reference: vakraNormalise(vakraAnswerString(input.reference)),
+      answer: vakraNormalise(vakraPredictionString(input.prediction.answer)),
+      // Groundedness reads `str(x)` of each response, so None is "none" here (but "" in exact match).
+      evidence: recent.map((r) => vakraNormalise(pythonStr(r))),
+    };
+  }
+  const texts = { question: input.question, reference: answerText(input.reference), answer: answerText(input.prediction.answer) };
+  return { ...texts, ...clipEvidence(recent.map(responseText), input.evidenceMaxChars) };
+}
+
+/** Keeps the newest evidence within `max` characters: the answer is usually built from it. */
+export function clipEvidence(items: readonly string[], max: number): { evidence: string[]; cut?: { kept: number; total: number } } {
+  const total = items.reduce((n, e) => n + e.length, 0);
+  if (total <= max) return { evidence: [...items] };
+  const kept: string[] = [];
+  let room = max;
+  for (let i = items.length - 1; i >= 0 && room > 0; i--) {
+    const e = items[i]!;
+    kept.unshift(e.length <= room ? e : `[… ${e.length - room} earlier characters omitted …]${e.slice(e.length - room)}`);
+    room -= e.length;
+  }
+  return { evidence: kept, cut: { kept: max, total } };
 }
 
 export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): Promise<TurnScore> {
@@ -66,12 +114,15 @@ export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): 
     : skipped("exact", turnId, "no tool responses to compare (replay: none)");
   verdicts.push(exact);
 
-  const answer = answerText(input.prediction.answer);
-  const base = { question: input.question, answer, answerValue: input.prediction.answer };
+  const texts = judgeTexts(input);
+  const base = { question: texts.question, answer: texts.answer, answerValue: input.prediction.answer };
 
   let decidedBy: TurnScore["stage"] = "exact";
   if (exact.outcome !== "pass") {
-    const correctness = await ask(deps, turnId, { kind: "correctness", ...base, reference: answerText(input.reference), referenceValue: input.reference });
+    const correctness =
+      input.compat === "vakra" && texts.answer === "" && texts.reference === ""
+        ? verdict({ stage: "correctness", turnId, outcome: "pass", score: 1, reason: "the answer and the reference are both empty (compat: vakra)", judge: "program" })
+        : await ask(deps, turnId, { kind: "correctness", ...base, reference: texts.reference, referenceValue: input.reference });
     verdicts.push(correctness);
     if (correctness.outcome === "error") {
       verdicts.push(skipped("groundedness", turnId, "not reached: the correctness judge failed"));
@@ -90,8 +141,11 @@ export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): 
     verdicts.push(skipped("groundedness", turnId, "no tool responses to ground the answer in (replay: none)"));
     return done(1, decidedBy);
   }
-  const evidence = input.predictedResponses.slice(-input.window).map(responseText);
-  const grounded = await ask(deps, turnId, { kind: "groundedness", ...base, evidence });
+  const asked = await ask(deps, turnId, { kind: "groundedness", ...base, question: input.compat === "vakra" ? input.question : texts.question, evidence: texts.evidence });
+  // A cut is part of the verdict: the judge did not see everything the agent saw.
+  const grounded = texts.cut
+    ? { ...asked, reason: `${asked.reason} (evidence truncated: the judge read the newest ${texts.cut.kept} of ${texts.cut.total} characters; evidenceMaxChars)` }
+    : asked;
   verdicts.push(grounded);
   if (grounded.outcome === "error") return done(0, "groundedness", "judge_error");
   return done(grounded.score ?? 0, "groundedness");

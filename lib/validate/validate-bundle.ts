@@ -84,7 +84,7 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
   for (const ref of layout.domainFiles) {
     const cap = benchmark.capabilities.find((c) => c.spec.id === ref.capability.id)!;
     const sink = new DiagnosticSink(ref.path, store);
-    const value = await readOutputsJson(byPath.get(ref.path)!, sink, limits);
+    const value = await readOutputsJson(byPath.get(ref.path)!, sink, limits, scorerOf(cap.spec.scorer).readsPythonValues);
     if (value === undefined) continue;
     const gtDomain = cap.domains.get(ref.domain);
     if (!gtDomain) {
@@ -140,13 +140,13 @@ async function readEntry(file: BundleFile, sink: DiagnosticSink, maxBytes: numbe
  * An outputs file's parsed JSON, or undefined with the reason in the sink. A byte scan bounds
  * depth, values and records before JSON.parse builds anything.
  */
-async function readOutputsJson(file: BundleFile, sink: DiagnosticSink, limits: ValidationLimits): Promise<unknown> {
+async function readOutputsJson(file: BundleFile, sink: DiagnosticSink, limits: ValidationLimits, pythonValues: boolean): Promise<unknown> {
   const bytes = await readEntry(file, sink, limits.maxFileBytes, "maxFileBytes");
   if (!bytes) return undefined;
-  return parseBounded(bytes, sink, limits, limits.maxRecordsPerFile);
+  return parseBounded(bytes, sink, limits, limits.maxRecordsPerFile, pythonValues);
 }
 
-function parseBounded(bytes: Buffer, sink: DiagnosticSink, limits: ValidationLimits, maxRecords: number): unknown {
+function parseBounded(bytes: Buffer, sink: DiagnosticSink, limits: ValidationLimits, maxRecords: number, pythonValues: boolean): unknown {
   const scan = scanJson(bytes, { maxDepth: limits.maxJsonDepth, maxValues: limits.maxValuesPerFile, maxRecords });
   if (!scan.ok) {
     const limitName = { too_deep: "maxJsonDepth", too_many_values: "maxValuesPerFile", too_many_records: "maxRecordsPerFile" }[scan.code];
@@ -154,7 +154,7 @@ function parseBounded(bytes: Buffer, sink: DiagnosticSink, limits: ValidationLim
     sink.error(scan.code, message, { path: scan.path, ...(scan.record !== undefined ? { record: scan.record } : {}) });
     return undefined;
   }
-  const json = readJson(bytes);
+  const json = readJson(bytes, { pythonValues });
   if (!json.ok) {
     sink.error(json.code, json.message);
     return undefined;

@@ -31,6 +31,8 @@ export interface LoadContext {
   files: string[];
   /** Reads and parses one file; undefined (with the problem recorded) when it cannot. */
   read(file: string): Promise<GroundTruthFile | undefined>;
+  /** Reads `input/<capability_dir>/<file>` if the benchmark has it (VAKRA keeps some fields only there). */
+  readInput(file: string): Promise<GroundTruthFile | undefined>;
   /** Files the sink's errors as benchmark problems and its warnings as warnings. */
   collect(sink: DiagnosticSink): void;
   problems: string[];
@@ -75,6 +77,8 @@ export interface CapabilityScorer {
   readonly name: ScorerName;
   /** Whether outputs may name other files of the capability folder (reports), so they are not stray files. */
   readonly outputsNameFiles: boolean;
+  /** Whether its files are read as Python reads them (numbers and key order kept; lossless-json.ts). */
+  readonly readsPythonValues: boolean;
   /** Reads the capability's ground truth; undefined when problems were recorded. */
   load(ctx: LoadContext): Promise<CapabilityData | undefined>;
   /** Reads one outputs file into the submission; returns the number of records it held. */

@@ -20,7 +20,8 @@ import type { CapabilityScorer, ItemTask, LoadContext, ScoreContext } from "./ca
 export function evaluatorScorer(kind: EvalKind): CapabilityScorer {
   return {
     name: kind,
-    outputsNameFiles: true,
+    readsPythonValues: false,
+  outputsNameFiles: true,
     load: (ctx) => loadDataset(kind, ctx),
     async readOutputs({ cap, domain, file, value, sink, source, submission }) {
       const data = datasetCapability(cap);

@@ -8,7 +8,7 @@ import { dialogueCapability, type DialogueCapability } from "../../benchmark/loa
 import { itemWeight } from "../../benchmark/item-weight";
 import { resolvePolicy } from "../../benchmark/policy";
 import type { DiagnosticSink } from "../../formats/diagnostic";
-import type { PredictedDialogue, Turn } from "../../formats/dialogue";
+import type { GroundTruthDialogue, PredictedDialogue, Turn } from "../../formats/dialogue";
 import { readGroundTruthFile, readPredictionFile } from "../../formats/read-dialogues";
 import type { ReplayOutcome } from "../../replay/replay-port";
 import { compareToolCalls, sequentialSteps } from "../evaluators/trajectory-compare";
@@ -18,15 +18,21 @@ import type { CapabilityScorer, ScoreContext } from "./capability-scorer";
 
 export const waterfallScorer: CapabilityScorer = {
   name: "waterfall",
+  readsPythonValues: true,
   outputsNameFiles: false,
 
-  async load({ spec, files, read, collect }) {
+  async load({ spec, files, read, readInput, collect }) {
     const data: DialogueCapability = { kind: "dialogues", spec, domains: new Map(), byUuid: new Map() };
     for (const f of files) {
       const file = await read(f);
       if (!file) continue;
       const { domain, sink } = file;
       const dialogues = readGroundTruthFile(file.value, sink, { fileDomain: domain });
+      if (spec.policies && dialogues.some((d) => d.instructions === "" && !d.policy)) {
+        const input = await readInput(f);
+        if (input) fillInstructions(dialogues, input.value, input.sink);
+        if (input) collect(input.sink);
+      }
       for (const d of dialogues) {
         const prior = data.byUuid.get(d.uuid);
         if (prior) sink.error("duplicate_uuid", `uuid appears twice in capability ${spec.id} (also in ${prior.domain}.json)`, { uuid: d.uuid });
@@ -87,6 +93,35 @@ export const waterfallScorer: CapabilityScorer = {
   },
 };
 
+/**
+ * VAKRA's own data keeps a dialogue's policy (`additional_instructions`) in the input file,
+ * not in the ground truth: take it from there when the ground truth has none, so the policy
+ * stage runs instead of silently passing.
+ */
+function fillInstructions(dialogues: GroundTruthDialogue[], input: unknown, sink: DiagnosticSink): void {
+  if (!Array.isArray(input)) {
+    sink.warn("input_not_an_array", "expected a top-level array of input records; its policies are not read", { path: "$" });
+    return;
+  }
+  const byUuid = new Map<string, string>();
+  input.forEach((r, record) => {
+    if (!r || typeof r !== "object" || Array.isArray(r)) return;
+    const { uuid, additional_instructions: text } = r as Record<string, unknown>;
+    if ((typeof uuid === "string" || typeof uuid === "number") && typeof text === "string" && text.trim() !== "") byUuid.set(String(uuid), text);
+    else if (text !== undefined && text !== null && typeof text !== "string") {
+      sink.warn("bad_instructions", `expected a string, found ${typeof text}; ignored`, { record, path: `$[${record}].additional_instructions` });
+    }
+  });
+  let filled = 0;
+  for (const d of dialogues) {
+    const text = d.instructions === "" && !d.policy ? byUuid.get(d.uuid) : undefined;
+    if (text === undefined) continue;
+    d.instructions = text;
+    filled++;
+  }
+  if (filled) sink.warn("policy_from_input", `${filled} dialogue(s) take their additional_instructions from the input file, as VAKRA's data keeps them there`);
+}
+
 /** Only the last ground-truth turn is scored: say so when the prediction cannot be paired with it. */
 function checkTurns(d: PredictedDialogue, lastTurnId: number, sink: DiagnosticSink, record: number): void {
   const where = { record, uuid: d.uuid, path: `$[${record}].output` };
@@ -131,7 +166,9 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
   });
 
   if (!prediction) return unscored("missing", "no prediction for this item");
-  if (prediction.status === "error") return unscored("agent_error", prediction.error || "the agent reported an error");
+  // VAKRA never reads `status`: under compat an errored record with a turn is scored like any other.
+  const scoresErrored = benchmark.spec.compat === "vakra" && prediction.turns.length > 0;
+  if (prediction.status === "error" && !scoresErrored) return unscored("agent_error", prediction.error || "the agent reported an error");
 
   let replayed: ReplayOutcome;
   try {
@@ -167,6 +204,7 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
           policy,
           compat: benchmark.spec.compat,
           window: benchmark.spec.exactMatchWindow,
+          evidenceMaxChars: benchmark.spec.evidenceMaxChars,
           hasResponses: replay.providesResponses,
         },
         { grader: ctx.grader, now: ctx.now },

@@ -40,20 +40,25 @@ function escapeValue(text: string): string {
   return text.replace(/<(\/?)(data_)/gi, "&lt;$1$2");
 }
 
-function clip(text: string): string {
-  if (text.length <= MAX_BLOCK_CHARS) return text;
-  return `${text.slice(0, MAX_BLOCK_CHARS)}\n[… ${text.length - MAX_BLOCK_CHARS} more characters omitted …]`;
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n[… ${text.length - max} more characters omitted …]`;
 }
 
-/** One value in a data block. `name` is ours (a placeholder name), never submitted text. */
-export function dataBlock(nonce: string, name: string, text: string): string {
-  return `<data_${nonce} name="${name}">\n${escapeValue(clip(text))}\n</data_${nonce}>`;
+/**
+ * One value in a data block. `name` is ours (a placeholder name), never submitted text.
+ * `maxChars` defaults to {@link MAX_BLOCK_CHARS}; a value already cut to its own limit
+ * upstream (groundedness evidence) passes Infinity.
+ */
+export function dataBlock(nonce: string, name: string, text: string, maxChars = MAX_BLOCK_CHARS): string {
+  return `<data_${nonce} name="${name}">\n${escapeValue(clip(text, maxChars))}\n</data_${nonce}>`;
 }
 
-/** Every value of a record in its data block, with the nonce they share. */
-export function dataBlocks(values: Record<string, string>): { nonce: string; blocks: Record<string, string> } {
+/** Every value of a record in its data block, with the nonce they share; `uncut` names values left whole. */
+export function dataBlocks(values: Record<string, string>, options: { uncut?: readonly string[] } = {}): { nonce: string; blocks: Record<string, string> } {
   const nonce = dataNonce(Object.values(values));
-  return { nonce, blocks: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, dataBlock(nonce, k, v)])) };
+  const limit = (k: string) => (options.uncut?.includes(k) ? Infinity : MAX_BLOCK_CHARS);
+  return { nonce, blocks: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, dataBlock(nonce, k, v, limit(k))])) };
 }
 
 /** The sentence every judge system prompt carries about the prompt's data blocks. */

@@ -14,8 +14,6 @@ export interface ChatMessage {
   content: string;
 }
 
-const MAX_EVIDENCE_CHARS = 24_000;
-
 export function buildPrompt(req: VerdictRequest): ChatMessage[] {
   return req.kind === "correctness" ? correctnessPrompt(req) : groundednessPrompt(req);
 }
@@ -41,7 +39,8 @@ function correctnessPrompt(req: Extract<VerdictRequest, { kind: "correctness" }>
 }
 
 function groundednessPrompt(req: Extract<VerdictRequest, { kind: "groundedness" }>): ChatMessage[] {
-  const { nonce, blocks } = dataBlocks({ question: req.question, evidence: clipEvidence(req.evidence), answer: req.answer });
+  // The evidence arrives already cut to the benchmark's limit (or uncut, as VAKRA sends it).
+  const { nonce, blocks } = dataBlocks({ question: req.question, evidence: numberEvidence(req.evidence), answer: req.answer }, { uncut: ["evidence"] });
   return [
     {
       role: "system",
@@ -59,11 +58,6 @@ function groundednessPrompt(req: Extract<VerdictRequest, { kind: "groundedness" 
   ];
 }
 
-/** Keeps the newest evidence when it is too long: the answer is usually built from it. */
-function clipEvidence(items: readonly string[]): string {
-  const lines = items.map((e, i) => `[${i + 1}] ${e}`);
-  let text = lines.join("\n");
-  if (text.length <= MAX_EVIDENCE_CHARS) return text || "(no tool output)";
-  text = text.slice(text.length - MAX_EVIDENCE_CHARS);
-  return `[… earlier output omitted …]\n${text}`;
+function numberEvidence(items: readonly string[]): string {
+  return items.map((e, i) => `[${i + 1}] ${e}`).join("\n") || "(no tool output)";
 }

@@ -1,10 +1,11 @@
 /**
  * Stage 2: every ground-truth tool response of the turn must be among the last N replayed
  * responses of the prediction. Strict mode compares canonical JSON and never passes a turn
- * whose ground truth has no responses; VAKRA mode compares Python `str()` forms and passes
- * that turn vacuously, as VAKRA does.
+ * whose ground truth has no responses; VAKRA mode compares Python `str()` forms (None as "")
+ * and passes that turn vacuously, as VAKRA does.
  */
-import { canonicalJson, pythonStr } from "../canonical-json";
+import { canonicalJson } from "../canonical-json";
+import { vakraResponseString } from "../vakra-strings";
 import { verdict, type Verdict } from "../verdict";
 
 export interface ExactMatchInput {
@@ -17,7 +18,7 @@ export interface ExactMatchInput {
 
 export function checkExactMatch(input: ExactMatchInput): Verdict {
   const base = { stage: "exact" as const, turnId: input.turnId, judge: "program" };
-  const form = input.compat === "vakra" ? pythonStr : canonicalJson;
+  const form = input.compat === "vakra" ? vakraResponseString : canonicalJson;
   if (input.groundTruth.length === 0) {
     return input.compat === "vakra"
       ? verdict({ ...base, outcome: "pass", score: 1, reason: "ground truth has no tool responses: passed vacuously (compat: vakra)" })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, pythonStr } from "@/lib/scoring/canonical-json";
+import { pythonStr } from "@/lib/formats/python-str";
+import { canonicalJson } from "@/lib/scoring/canonical-json";
 
 describe("canonicalJson", () => {
   it("ignores object key order, at every depth", () => {

@@ -44,6 +44,7 @@ function input(over: Partial<WaterfallInput> = {}): WaterfallInput {
     policy: undefined,
     compat: "strict",
     window: 5,
+    evidenceMaxChars: 24_000,
     hasResponses: true,
     ...over,
   };
