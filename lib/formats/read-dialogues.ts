@@ -78,13 +78,14 @@ function readPrediction(raw: unknown, ctx: RecordCtx, opts: ReadOptions): Predic
   let error = "";
   if (!("error" in r)) warn(ctx, "error_missing", `${ctx.base}.error`, `"error" is missing; assumed ""`);
   else if (typeof r.error === "string") error = r.error;
-  else if (r.error !== null) err(ctx, "bad_error", `${ctx.base}.error`, `expected a string or null, found ${describeType(r.error)}`);
+  // Neither field changes a score (VAKRA never reads them): a bad one is ignored, not fatal.
+  else if (r.error !== null) warn(ctx, "bad_error", `${ctx.base}.error`, `expected a string or null, found ${describeType(r.error)}; ignored`);
 
   let durationS: number | null = null;
   const duration = numberValue(r.duration_s);
   if (!("duration_s" in r)) warn(ctx, "duration_missing", `${ctx.base}.duration_s`, `"duration_s" is missing`);
   else if (duration !== undefined && Number.isFinite(duration) && duration >= 0) durationS = duration;
-  else if (r.duration_s !== null) err(ctx, "bad_duration", `${ctx.base}.duration_s`, `expected a non-negative number of seconds, found ${describeType(r.duration_s)}`);
+  else if (r.duration_s !== null) warn(ctx, "bad_duration", `${ctx.base}.duration_s`, `expected a non-negative number of seconds, found ${describeType(r.duration_s)}; ignored`);
 
   const turns = readTurns(r.output, ctx, "prediction");
   if (status === "success" && Array.isArray(r.output) && r.output.length === 0) {
@@ -218,6 +219,15 @@ function readTurn(raw: unknown, ctx: RecordCtx, path: string, role: "prediction"
 
 function readAnswer(raw: unknown, ctx: RecordCtx, path: string, role: "prediction" | "groundtruth"): AnswerValue | undefined {
   if (typeof raw === "string") return raw;
+  if (raw === undefined) {
+    warn(ctx, "answer_missing", path, '"answer" is missing; read as an empty answer');
+    return "";
+  }
+  if (isObj(raw) || (Array.isArray(raw) && hasObject(raw))) {
+    // Judges read an answer as text; an object is read as Python's str() of it, as VAKRA reads it.
+    warn(ctx, "answer_object", path, "answer holds a JSON object; read as its Python str() text");
+    return isObj(raw) ? pythonStr(raw) : (objectsAsText(raw) as AnswerValue[]);
+  }
   if (typeof raw === "number" || typeof raw === "boolean" || raw instanceof JsonNumber) return raw;
   if (raw === null) {
     if (role === "prediction") warn(ctx, "answer_null", path, "answer is null; read as an empty answer");
@@ -235,6 +245,15 @@ function readAnswer(raw: unknown, ctx: RecordCtx, path: string, role: "predictio
   return undefined;
 }
 
+function hasObject(v: unknown[]): boolean {
+  return v.some((x) => isObj(x) || (Array.isArray(x) && hasObject(x)));
+}
+
+function objectsAsText(v: unknown): unknown {
+  if (isObj(v)) return pythonStr(v);
+  return Array.isArray(v) ? v.map(objectsAsText) : v;
+}
+
 function isAnswerTree(v: unknown): boolean {
   if (Array.isArray(v)) return v.every(isAnswerTree);
   return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v instanceof JsonNumber;
@@ -247,10 +266,6 @@ function readSequence(
   role: "prediction" | "groundtruth",
 ): { calls: ToolCall[]; responses?: unknown[] } | undefined {
   if (raw === undefined || raw === null) {
-    if (role === "groundtruth") {
-      err(ctx, "bad_sequence", path, `expected a "sequence" object with "tool_call"`);
-      return undefined;
-    }
     warn(ctx, "sequence_missing", path, `"sequence" is missing; read as no tool calls`);
     return { calls: [] };
   }
@@ -292,10 +307,10 @@ function readSequence(
     const tr = part.value.tool_response;
     if (tr !== undefined && tr !== null) {
       if (!Array.isArray(tr)) {
-        err(ctx, "bad_tool_response", `${part.path}.tool_response`, `expected an array of tool responses, found ${describeType(tr)}`);
-        return undefined;
-      }
-      responses = responses ? responses.concat(tr) : tr;
+        // VAKRA reads a non-list tool_response as no responses; so do we, and say so.
+        warn(ctx, "bad_tool_response", `${part.path}.tool_response`, `expected an array of tool responses, found ${describeType(tr)}; read as no responses`);
+        responses ??= [];
+      } else responses = responses ? responses.concat(tr) : tr;
     }
   }
   if (role === "groundtruth" && responses && responses.length !== calls.length) {

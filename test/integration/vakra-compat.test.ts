@@ -170,6 +170,23 @@ describe("records VAKRA scores that strict mode does not", () => {
     expect(strict.item.score).toBe(0);
   });
 
+  it("reads fields VAKRA ignores or tolerates instead of dropping the record", async () => {
+    const record = (fields: string) =>
+      `[{"uuid": "u1", "domain": "d", "status": "success", ${fields}, "output": [{"turn_id": 9, "query": "q", "sequence": {"tool_call": [{"name": "get_rows", "arguments": {}}], "tool_response": {"not": "a list"}}}]}]`;
+    const r = await score({ groundTruth: gt("[[[1]]]", '""'), prediction: record('"error": 3, "duration_s": "slow"') });
+    // No answer is "", a non-list tool_response is no responses: exact match fails, empty meets empty.
+    expect(r.item.status).toBe("scored");
+    expect(r.stage("exact")!.outcome).toBe("fail");
+    expect(r.stage("correctness")!.outcome).toBe("pass");
+    expect(r.item.score).toBe(1);
+  });
+
+  it("reads an object answer as its Python str()", async () => {
+    const r = await score({ groundTruth: gt("[[[1]]]", '[{"b": 2, "a": 1.0}]'), prediction: pred("[[[2]]]", '{"n": null}') });
+    const req = r.asked("correctness")[0]!;
+    expect([req.reference, req.answer]).toEqual(["{'b': 2, 'a': 1.0}", "{'n': none}"]);
+  });
+
   it("reads a dialogue's policy from input/ when the ground truth has none", async () => {
     const calls = '{"tool_call": [{"name": "query_docs", "arguments": {"question": "q"}}], "tool_response": [["chunk"]]}';
     const groundTruth = `[{"uuid": "u1", "domain": "d", "output": [{"turn_id": 0, "query": "q", "answer": "a", "sequence": ${calls}}]}]`;
