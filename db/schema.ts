@@ -54,6 +54,11 @@ export const submissions = sqliteTable(
     maintainer: text().notNull().default(""),
     description: text().notNull().default(""),
     links: text({ mode: "json" }).notNull().$type<Record<string, string>>(),
+    /** How maintainers reach the submitter (the issue form's contact). Private: never on a public page. */
+    contact: text().notNull().default(""),
+    agentType: text().notNull().default(""),
+    /** The issue form's additional notes, for reviewers. */
+    notes: text().notNull().default(""),
     source: text({ enum: ["local", "github", "demo"] }).notNull(),
     /** Where it came from: a path, or an issue URL. */
     sourceRef: text().notNull(),

@@ -50,6 +50,33 @@ function SignIn({ error, enabled }: { error?: string; enabled: boolean }) {
 }
 
 /** One action on one submission: a form posting to /admin/actions. */
+/** What the issue form told maintainers (contact, agent type, notes): shown here only, never publicly. */
+function SubmitterNote({ row }: { row: ReviewRow }) {
+  if (!row.contact && !row.agentType && !row.notes) return null;
+  return (
+    <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid={`submitter-note-${row.id}`}>
+      {row.contact ? (
+        <>
+          <dt>Contact</dt>
+          <dd className="break-all">{row.contact}</dd>
+        </>
+      ) : null}
+      {row.agentType ? (
+        <>
+          <dt>Type</dt>
+          <dd>{row.agentType}</dd>
+        </>
+      ) : null}
+      {row.notes ? (
+        <>
+          <dt>Notes</dt>
+          <dd className="whitespace-pre-line break-words">{row.notes}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
 function ActionForm({ row, action, label, primary = false, children }: { row: ReviewRow; action: string; label: string; primary?: boolean; children?: ReactNode }) {
   return (
     <form method="post" action="/admin/actions" className={children ? "flex gap-1" : undefined}>
@@ -133,6 +160,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
                         issue
                       </a>
                     ) : null}
+                    <SubmitterNote row={r} />
                   </td>
                   <td className={tdClass}>
                     <StateBadge state={r.state} />

@@ -13,39 +13,54 @@ import { locateJsonError } from "../formats/locate-json-error";
 import { lineColumn } from "../formats/read-json";
 import { commentText } from "./comment-text";
 
-/** The label that marks an issue as a leaderboard submission. */
+/** The label our template puts on a submission issue. */
 export const SUBMISSION_LABEL = "leaderboard-submission";
+
+/**
+ * Labels that mark an issue as a submission unless GITHUB_SUBMISSION_LABELS says otherwise:
+ * ours, and VAKRA's (`agent-submission`, from its `submission_template.yml`).
+ */
+export const DEFAULT_SUBMISSION_LABELS: readonly string[] = [SUBMISSION_LABEL, "agent-submission"];
 
 export type SubmissionField =
   | "agentName"
   | "maintainer"
+  | "contact"
   | "models"
+  | "agentType"
   | "description"
   | "metadata"
   | "zipUrl"
   | "zipContents"
-  | "checklist";
+  | "checklist"
+  | "notes";
 
 export interface FormFieldSpec {
-  /** The field's `id` in the issue template. */
+  /** The field's `id` in our issue template. */
   id: string;
-  /** The label the form shows, which is also the `###` heading GitHub renders. */
+  /** The label our form shows, which is also the `###` heading GitHub renders. */
   label: string;
-  /** Other headings accepted for the field (VAKRA's own template uses these). */
+  /**
+   * Other headings read as this field: other benchmarks' templates (VAKRA's current and older
+   * ones) and near spellings. Matched, like the label, ignoring case and punctuation.
+   */
   aliases: readonly string[];
   required: boolean;
 }
 
 /** The form's fields in template order; the template test keeps the YAML in step with this. */
 export const SUBMISSION_FORM: Readonly<Record<SubmissionField, FormFieldSpec>> = {
-  agentName: { id: "agent_name", label: "Agent name", aliases: [], required: true },
-  maintainer: { id: "maintainer", label: "Maintainer or organisation", aliases: ["Maintainer", "Maintainer or organization"], required: true },
-  models: { id: "models", label: "Models used", aliases: ["Model Used", "Models"], required: true },
+  agentName: { id: "agent_name", label: "Agent name", aliases: ["Agent", "Name of the agent"], required: true },
+  maintainer: { id: "maintainer", label: "Maintainer or organisation", aliases: ["Maintainer", "Maintainer or organization", "Organisation", "Organization", "Team"], required: true },
+  contact: { id: "contact", label: "Maintainer contact", aliases: ["Contact", "Contact email", "Maintainer email", "Email"], required: false },
+  models: { id: "models", label: "Models used", aliases: ["Model Used", "Model(s) Used", "Models", "Model", "LLM", "LLMs used"], required: true },
+  agentType: { id: "agent_type", label: "Agent type", aliases: ["Type of agent"], required: false },
   description: { id: "description", label: "Description", aliases: ["Agent Description"], required: true },
-  metadata: { id: "metadata", label: "Metadata JSON", aliases: [], required: false },
-  zipUrl: { id: "zip_url", label: "ZIP link", aliases: ["Output ZIP File Link"], required: true },
-  zipContents: { id: "zip_contents", label: "ZIP contents", aliases: ["ZIP Contents Description"], required: false },
-  checklist: { id: "checklist", label: "Checklist", aliases: ["Validation Checklist"], required: true },
+  metadata: { id: "metadata", label: "Metadata JSON", aliases: ["Metadata (JSON)", "Metadata"], required: false },
+  zipUrl: { id: "zip_url", label: "ZIP link", aliases: ["ZIP File Link", "Output ZIP File Link", "ZIP URL", "Bundle link", "Bundle URL", "Download link"], required: true },
+  zipContents: { id: "zip_contents", label: "ZIP contents", aliases: ["ZIP Contents Description", "Contents"], required: false },
+  checklist: { id: "checklist", label: "Checklist", aliases: ["Validation Checklist", "Submission checklist"], required: true },
+  notes: { id: "notes", label: "Additional notes", aliases: ["Notes", "Additional information", "Comments"], required: false },
 };
 
 /** The checklist items of our template, in order. */
@@ -63,6 +78,9 @@ export const DEFAULT_MAX_BODY_CHARS = 262_144;
 const LIMITS = {
   agentName: 100,
   maintainer: 200,
+  contact: 200,
+  agentType: 100,
+  notes: 5_000,
   model: 200,
   models: 20,
   description: 5_000,
@@ -116,6 +134,8 @@ export const IssueSubmissionSchema = z.object({
         .min(1, { error: "expected at least one model name (one per line or separated by commas)" })
         .max(LIMITS.models, { error: `expected at most ${LIMITS.models} models` }),
     ),
+  contact: optionalText(LIMITS.contact).refine((s) => !s.includes("\n"), { error: "expected a single line" }),
+  agentType: optionalText(LIMITS.agentType).refine((s) => !s.includes("\n"), { error: "expected a single line" }),
   description: requiredText(LIMITS.description),
   metadata: z
     .string()
@@ -142,6 +162,7 @@ export const IssueSubmissionSchema = z.object({
       return url.href;
     }),
   zipContents: optionalText(LIMITS.zipContents),
+  notes: optionalText(LIMITS.notes),
   checklist: z
     .string({ error: "expected the checklist, with every item ticked" })
     .transform((text, ctx): ChecklistItem[] => {
@@ -186,9 +207,12 @@ export function parseIssueForm(body: string | null | undefined, options: ParseIs
   }
   const sections = splitSections(text);
   const raw: Partial<Record<SubmissionField, string>> = {};
+  const seenAs: Partial<Record<SubmissionField, string>> = {};
   for (const [field, spec] of Object.entries(SUBMISSION_FORM) as [SubmissionField, FormFieldSpec][]) {
-    const value = [spec.label, ...spec.aliases].map((l) => sections.get(normaliseLabel(l))).find((v) => v !== undefined);
-    if (value !== undefined) raw[field] = value;
+    const section = [spec.label, ...spec.aliases].map((l) => sections.get(normaliseLabel(l))).find((v) => v !== undefined);
+    if (section === undefined) continue;
+    raw[field] = section.value;
+    seenAs[field] = section.heading;
   }
   const result = IssueSubmissionSchema.safeParse(raw);
   if (result.success) return { ok: true, submission: result.data };
@@ -199,7 +223,8 @@ export function parseIssueForm(body: string | null | undefined, options: ParseIs
     // One problem per field is enough for a submitter to act on.
     if (seen.has(field)) continue;
     seen.add(field);
-    problems.push({ field, label: SUBMISSION_FORM[field].label, expected: issue.message });
+    // Named as the submitter's form shows it (VAKRA's "ZIP File Link", or ours).
+    problems.push({ field, label: seenAs[field] ?? SUBMISSION_FORM[field].label, expected: issue.message });
   }
   return { ok: false, problems };
 }
@@ -239,6 +264,9 @@ export interface IssueFormValues {
   metadata?: Record<string, unknown> | string;
   zipUrl: string;
   zipContents?: string;
+  contact?: string;
+  agentType?: string;
+  notes?: string;
   /** Defaults to every item of {@link SUBMISSION_CHECKLIST}, ticked. */
   checklist?: readonly ChecklistItem[];
 }
@@ -261,6 +289,9 @@ export function renderIssueFormBody(values: IssueFormValues): string {
     metadata,
     zipUrl: orEmpty(values.zipUrl),
     zipContents: orEmpty(values.zipContents),
+    contact: orEmpty(values.contact),
+    agentType: orEmpty(values.agentType),
+    notes: orEmpty(values.notes),
     checklist,
   };
   return (Object.keys(SUBMISSION_FORM) as SubmissionField[]).map((f) => `### ${SUBMISSION_FORM[f].label}\n\n${section[f]}`).join("\n\n") + "\n";
@@ -272,16 +303,17 @@ export function renderIssueFormBody(values: IssueFormValues): string {
  * unknown headings are kept and simply never looked up (a `###` heading typed inside a
  * free-text answer therefore ends that answer).
  */
-export function splitSections(body: string): Map<string, string> {
+export function splitSections(body: string): Map<string, { heading: string; value: string }> {
   const lines = body.replace(/\r\n?/g, "\n").split("\n");
-  const sections = new Map<string, string>();
+  const sections = new Map<string, { heading: string; value: string }>();
   let heading: string | undefined;
+  let shown = "";
   let content: string[] = [];
   let fence: string | undefined;
   const flush = () => {
     if (heading === undefined || sections.has(heading)) return;
     const value = content.join("\n").trim();
-    sections.set(heading, value === NO_RESPONSE ? "" : value);
+    sections.set(heading, { heading: shown, value: value === NO_RESPONSE ? "" : value });
   };
   for (const line of lines) {
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
@@ -291,6 +323,7 @@ export function splitSections(body: string): Map<string, string> {
     } else if (fence === undefined && line.startsWith("### ")) {
       flush();
       heading = normaliseLabel(line.slice(4));
+      shown = line.slice(4).trim().slice(0, 100);
       content = [];
       continue;
     }
@@ -300,8 +333,9 @@ export function splitSections(body: string): Map<string, string> {
   return sections;
 }
 
+/** A heading as matched: letters and digits only, lower-cased ("Model(s) Used:" → "modelsused"). */
 function normaliseLabel(label: string): string {
-  return label.trim().replace(/\s+/g, " ").replace(/:$/, "").toLowerCase();
+  return label.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
 /** Model names: one per line or comma-separated, list bullets dropped, duplicates removed. */

@@ -134,7 +134,7 @@ export function getReviewQueuePage(db: Db, opts: PageOpts = {}): Paged<ReviewRow
   const total = counts.reduce((a, c) => a + c.n, 0);
   const waiting = counts.find((c) => c.state === "scored")?.n ?? 0;
   const rows = db
-    .select({ agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name), sub: { id: submissions.id, state: submissions.state, source: submissions.source, sourceRef: submissions.sourceRef, isDemo: submissions.isDemo, updatedAt: submissions.updatedAt }, run: { overallScore: scoringRuns.overallScore, complete: scoringRuns.complete } })
+    .select({ agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name), sub: { id: submissions.id, state: submissions.state, source: submissions.source, sourceRef: submissions.sourceRef, isDemo: submissions.isDemo, updatedAt: submissions.updatedAt }, contact: prefixOf(submissions.contact, 300), agentType: prefixOf(submissions.agentType, 300), notes: prefixOf(submissions.notes, 2_000), run: { overallScore: scoringRuns.overallScore, complete: scoringRuns.complete } })
     .from(submissions)
     .leftJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
     .where(inArray(submissions.state, [...states]))
@@ -147,7 +147,7 @@ export function getReviewQueuePage(db: Db, opts: PageOpts = {}): Paged<ReviewRow
     total,
     page,
     pageSize,
-    rows: rows.map(({ agent, sub, run }) => ({
+    rows: rows.map(({ agent, sub, run, contact, agentType, notes }) => ({
       id: sub.id,
       agent: clip.prefix(agent, PUBLIC_RENDER_LIMITS.name),
       state: sub.state,
@@ -157,6 +157,10 @@ export function getReviewQueuePage(db: Db, opts: PageOpts = {}): Paged<ReviewRow
       overall: run?.overallScore ?? null,
       complete: run?.complete ?? false,
       updatedAt: sub.updatedAt.toISOString(),
+      // Maintainers only: this queue is shown behind the maintainer sign-in.
+      contact: clip.prefix(contact, 200),
+      agentType: clip.prefix(agentType, 100),
+      notes: clip.prefix(notes, 1_000),
     })),
   };
 }

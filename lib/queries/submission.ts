@@ -33,8 +33,9 @@ export const MAX_ITEM_RESULT_CHARS = 32 * 1024 * 1024;
 export const MAX_VALIDATION_ERRORS_SHOWN = 20;
 
 function submissionWithBenchmark(db: Db, id: number) {
-  // Every column but the validation report, which can be large: validationSummary reads what it needs.
-  const { validationReport: _report, ...columns } = getTableColumns(submissions);
+  // Every column but the validation report, which can be large (validationSummary reads what it
+  // needs), and what the submitter told maintainers only (contact, agent type, notes).
+  const { validationReport: _report, contact: _contact, agentType: _agentType, notes: _notes, ...columns } = getTableColumns(submissions);
   return db
     .select({ sub: columns, version: benchmarkVersions, bench: benchmarks })
     .from(submissions)

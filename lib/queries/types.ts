@@ -231,6 +231,10 @@ export interface ReviewRow {
   overall: number | null;
   complete: boolean;
   updatedAt: string;
+  /** What the issue form told maintainers; never on a public page. */
+  contact: string;
+  agentType: string;
+  notes: string;
 }
 
 export interface ChangelogRow {

@@ -18,7 +18,7 @@ import { connectGitHub, type ConnectOptions } from "../github/connect";
 import { DownloadError, downloadBundle, type DownloadedBundle } from "../github/download-bundle";
 import { GitHubApiError, hasWriteAccess, type GitHubComment, type GitHubIssue, type GitHubPort, type RepoRef } from "../github/github-client";
 import { commentText, fitComment } from "../github/comment-text";
-import { describeProblem, parseIssueForm, SUBMISSION_LABEL, type FormProblem, type IssueSubmission } from "../github/issue-form";
+import { describeProblem, parseIssueForm, type FormProblem, type IssueSubmission } from "../github/issue-form";
 import { parseSlashCommand, type SlashCommand } from "../github/slash-command";
 import { readWebhookPayload } from "../github/webhook-payload";
 import { defaultVersionId } from "./benchmarks";
@@ -136,6 +136,11 @@ function updateRow(ctx: GitHubIntake, id: number, values: Partial<IssueRow>): vo
   ctx.db.update(githubIssues).set({ ...values, updatedAt: ctx.now() }).where(eq(githubIssues.id, id)).run();
 }
 
+/** Whether the issue carries one of the submission labels (ours, VAKRA's, or GITHUB_SUBMISSION_LABELS). */
+function isSubmission(ctx: GitHubIntake, issue: { labels: readonly string[] }): boolean {
+  return issue.labels.some((l) => ctx.settings.submissionLabels.includes(l));
+}
+
 function formMetadata(form: IssueSubmission): SubmissionMetadata {
   return {
     agentName: form.agentName,
@@ -143,6 +148,9 @@ function formMetadata(form: IssueSubmission): SubmissionMetadata {
     models: form.models,
     description: form.description,
     links: metadataFromBundle(form.metadata).links ?? {},
+    contact: form.contact,
+    agentType: form.agentType,
+    notes: form.notes,
   };
 }
 
@@ -193,7 +201,7 @@ const downloadFailures = new Map<string, number>();
  */
 export function processIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<IssueOutcome> {
   return serialised(`${fullName(repo)}#${issue.number}`, async () => {
-    if (!issue.labels.includes(SUBMISSION_LABEL)) return "ignored";
+    if (!isSubmission(ctx, issue)) return "ignored";
     try {
       return await readIssue(ctx, repo, issue);
     } catch (err) {
@@ -430,7 +438,10 @@ export interface PollSummary {
  */
 export async function pollRepository(ctx: GitHubIntake, repo: RepoRef): Promise<PollSummary> {
   const deliveries = await processPendingDeliveries(ctx);
-  const issues = await ctx.gh.listOpenIssues(repo, SUBMISSION_LABEL);
+  // GitHub's label filter means "all of these": one listing per label, each issue once.
+  const byNumber = new Map<number, GitHubIssue>();
+  for (const label of ctx.settings.submissionLabels) for (const issue of await ctx.gh.listOpenIssues(repo, label)) byNumber.set(issue.number, issue);
+  const issues = [...byNumber.values()].sort((a, b) => a.number - b.number);
   let changed = 0;
   let commands = 0;
   let failed = 0;
@@ -471,7 +482,7 @@ async function handleDelivery(ctx: GitHubIntake, event: string, payload: Record<
   if (fullName(ctx.settings.repo).toLowerCase() !== fullName(repo).toLowerCase()) return { handled: false, reason: `for ${fullName(repo)}, not ${fullName(ctx.settings.repo)}` };
   // The configured spelling, so the issue's row is the one polling uses.
   const ours = ctx.settings.repo;
-  if (!issue.labels.includes(SUBMISSION_LABEL)) return { handled: false, reason: "not a submission issue" };
+  if (!isSubmission(ctx, issue)) return { handled: false, reason: "not a submission issue" };
   if (read.delivery.event === "issues" && (action === "opened" || action === "edited" || action === "reopened" || action === "labeled")) {
     // A run in progress: the edit waits (checked here first, so waiting costs no API call).
     if (submissionBusy(ctx, ours, issue.number)) return { retry: "deferred: a run is in progress" };

@@ -1,7 +1,7 @@
 /**
  * How Agentboard talks to GitHub, from the environment: the one place that reads it.
  * GITHUB_TOKEN (or GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY + GITHUB_APP_INSTALLATION_ID),
- * GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_WEBHOOK_SECRET, BUNDLE_ALLOWED_HOSTS,
+ * GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_SUBMISSION_LABELS, GITHUB_WEBHOOK_SECRET, BUNDLE_ALLOWED_HOSTS,
  * BUNDLE_MAX_BYTES, BUNDLE_TIMEOUT_MS, AGENTBOARD_PUBLIC_URL, AGENTBOARD_BUNDLE_DIR, the webhook's
  * limits (GITHUB_WEBHOOK_MAX_BYTES, GITHUB_WEBHOOK_READ_TIMEOUT_MS, GITHUB_WEBHOOK_MAX_CONCURRENT),
  * the worker's GitHub pass (GITHUB_DELIVERY_POLL_MS, GITHUB_STATUS_SYNC_MS), and the test-only
@@ -11,6 +11,7 @@ import path from "node:path";
 import { hasGitHubCredentials, type GitHubCredentials } from "../github/connect";
 import { parseHostAllowlist } from "../github/download-bundle";
 import { parseRepoRef, type RepoRef } from "../github/github-client";
+import { DEFAULT_SUBMISSION_LABELS } from "../github/issue-form";
 
 /** Where submitters usually host bundles: GitHub releases, Hugging Face, Zenodo. */
 export const DEFAULT_ALLOWED_HOSTS = ["github.com", "objects.githubusercontent.com", "codeload.github.com", "huggingface.co", "*.huggingface.co", "*.hf.co", "zenodo.org"];
@@ -31,6 +32,8 @@ export const WORKER_GITHUB_PASS = { deliveryPollMs: 2_000, statusSyncMs: 10_000 
 /** The credentials and API root (for lib/github's `connectGitHub`), and how the intake works. */
 export interface GitHubSettings extends GitHubCredentials {
   repo: RepoRef | null;
+  /** GITHUB_SUBMISSION_LABELS (comma-separated): an issue with any of them is a submission. */
+  submissionLabels: string[];
   webhookSecret: string | null;
   allowedHosts: string[];
   maxBundleBytes: number;
@@ -75,6 +78,7 @@ export function githubSettingsFromEnv(env: Record<string, string | undefined> = 
       : null;
   return {
     repo: repo ?? null,
+    submissionLabels: submissionLabels(env.GITHUB_SUBMISSION_LABELS),
     token: env.GITHUB_TOKEN?.trim() || null,
     app,
     apiUrl: env.GITHUB_API_URL?.trim() || "https://api.github.com",
@@ -91,6 +95,15 @@ export function githubSettingsFromEnv(env: Record<string, string | undefined> = 
     deliveryPollMs: positive(env, "GITHUB_DELIVERY_POLL_MS", WORKER_GITHUB_PASS.deliveryPollMs),
     statusSyncMs: positive(env, "GITHUB_STATUS_SYNC_MS", WORKER_GITHUB_PASS.statusSyncMs),
   };
+}
+
+function submissionLabels(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === "") return [...DEFAULT_SUBMISSION_LABELS];
+  const labels = [...new Set(raw.split(",").map((l) => l.trim()).filter(Boolean))];
+  // GitHub's own limit on a label name.
+  const bad = labels.find((l) => l.length > 50);
+  if (bad !== undefined || labels.length === 0) throw new SettingsError(`GITHUB_SUBMISSION_LABELS must be label names (at most 50 characters each) separated by commas, got "${raw.slice(0, 200)}"`);
+  return labels;
 }
 
 /** True when there are credentials to talk to GitHub at all. */

@@ -19,6 +19,10 @@ export interface SubmissionMetadata {
   maintainer?: string;
   description?: string;
   links?: Record<string, string>;
+  /** Maintainers only: never shown publicly. */
+  contact?: string;
+  agentType?: string;
+  notes?: string;
 }
 
 export interface IngestInput {
@@ -162,6 +166,9 @@ function metadataColumns(meta: SubmissionMetadata) {
     maintainer: meta.maintainer ?? "",
     description: meta.description ?? "",
     links: meta.links ?? {},
+    contact: meta.contact ?? "",
+    agentType: meta.agentType ?? "",
+    notes: meta.notes ?? "",
   };
 }
 

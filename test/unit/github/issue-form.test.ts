@@ -59,6 +59,9 @@ describe("parseIssueForm", () => {
       metadata: { code: "https://github.com/example/agent", temperature: 0 },
       zipUrl: "https://github.com/example/agent/releases/download/v1/outputs.zip",
       zipContents: "capability_1_bi_apis/cider_house.json",
+      contact: "",
+      agentType: "",
+      notes: "",
       checklist: SUBMISSION_CHECKLIST.map((label) => ({ label, checked: true })),
     });
   });
@@ -344,6 +347,9 @@ describe("the issue template", () => {
       metadata: '{"seed": 7, "links": {"code": "https://example.org"}}',
       zip_url: "https://example.org/rt.zip",
       zip_contents: "",
+      contact: "ops@example.org",
+      agent_type: "Tool-using",
+      notes: "",
     };
     const body = fields
       .map((f) => {
@@ -363,6 +369,9 @@ describe("the issue template", () => {
       metadata: { seed: 7, links: { code: "https://example.org" } },
       zipUrl: "https://example.org/rt.zip",
       zipContents: "",
+      contact: "ops@example.org",
+      agentType: "Tool-using",
+      notes: "",
       checklist: SUBMISSION_CHECKLIST.map((label) => ({ label, checked: true })),
     });
   });
