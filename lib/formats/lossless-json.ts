@@ -13,7 +13,10 @@
  * Python, `NaN`, `Infinity` and `-Infinity` are accepted.
  */
 
-/** A number whose Python form a JavaScript number cannot carry. */
+/**
+ * A number whose Python form a JavaScript number cannot carry. An integer's source is already
+ * Python's `str()` of it (JSON allows no leading zeros, and "-0" is read as 0).
+ */
 export class JsonNumber {
   /** Python's type for the literal: a literal with `.`, `e` or `E` is a float. */
   readonly kind: "int" | "float";
@@ -138,6 +141,8 @@ export function parseLosslessJson(text: string): unknown {
       return Number.isInteger(v) || !Number.isFinite(v) ? new JsonNumber(src) : v;
     }
     if (src.length < 16) return src === "-0" ? 0 : Number(src);
+    // A literal has no leading zeros, so more than 17 characters is beyond 2^53 whatever it says.
+    if (src.length > 17) return new JsonNumber(src);
     const big = BigInt(src);
     return big <= MAX_SAFE && big >= -MAX_SAFE ? Number(big) : new JsonNumber(src);
   };

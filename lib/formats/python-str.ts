@@ -19,7 +19,7 @@ export function pythonRepr(value: unknown): string {
   if (typeof value === "string") return pythonStringRepr(value);
   if (typeof value === "number") return Number.isInteger(value) && !Object.is(value, -0) ? String(value) : pythonFloatRepr(value);
   if (typeof value === "bigint") return value.toString();
-  if (value instanceof JsonNumber) return value.kind === "int" ? BigInt(value.source).toString() : pythonFloatRepr(value.valueOf());
+  if (value instanceof JsonNumber) return value.kind === "int" ? value.source : pythonFloatRepr(value.valueOf());
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
   if (typeof value === "object") {
     const obj = value as Record<string, unknown>;

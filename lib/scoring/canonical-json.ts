@@ -23,7 +23,7 @@ export function canonicalJson(value: unknown): string {
 
 function stableStringify(value: unknown): string {
   if (value === null || value === undefined) return "null";
-  if (value instanceof JsonNumber) return value.kind === "int" ? BigInt(value.source).toString() : stableStringify(value.valueOf());
+  if (value instanceof JsonNumber) return value.kind === "int" ? value.source : stableStringify(value.valueOf());
   if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value === 0 ? 0 : value) : "null";
   if (typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
