@@ -8,6 +8,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { describeType } from "./diagnostic";
 import { EVAL_KINDS } from "./eval-dataset";
+import { isNatShape, natEvaluatorPreprocess, translateNatConfig } from "./nat-eval-config";
 
 const relPath = z.string({ error: (iss) => (iss.input === undefined ? "expected a file path" : `expected a file path, found ${describeType(iss.input)}`) }).trim().min(1, "expected a file path");
 
@@ -33,6 +34,8 @@ export const judgeConfigSchema = z.preprocess(
           concurrency: z.number().int().positive().max(256).optional(),
           timeoutMs: z.number().int().positive().optional(),
           maxAttempts: z.number().int().positive().max(20).optional(),
+          temperature: z.number().min(0).max(2).optional(),
+          maxTokens: z.number().int().positive().optional(),
         })
         .strict(),
     ],
@@ -44,6 +47,10 @@ const common = {
   /** The id items name in `evaluation_method`; defaults to the evaluator's type. */
   methodId: z.string().trim().min(1).optional(),
   judge: judgeConfigSchema.default({ kind: "rules" }),
+  /** Judge attempts after the first on an unusable reply (NAT's `max_retries`, default 2). */
+  maxRetries: z.number().int().min(0).max(10).optional(),
+  /** Ask reasoning models to think, and keep their thinking as the item's reasoning (`llm_judge_reasoning`). */
+  judgeReasoning: z.boolean().optional(),
 };
 
 const qaSchema = z.object({ type: z.literal("qa"), ...common, prompt: promptSchema.optional() }).strict();
@@ -68,18 +75,47 @@ const reportSchema = z
     penalizeMissingFields: z.boolean().default(false),
     /** Sections (or dotted paths below the root) whose mean is the VLM-fields sub-score. */
     vlmFields: z.array(z.string().min(1)).default([]),
+    /** Whether the VLM-fields sub-score is reported (NAT's `include_vlm_output`). */
+    includeVlmOutput: z.boolean().default(true),
     prompts: z.object({ field: promptSchema.optional(), discovery: promptSchema.optional() }).strict().default({}),
+    /** A regex over the agent's answer whose group 1 names the report file in `objectStore`. */
+    reportUrlPattern: z.string().min(1).optional(),
+    /** A local folder standing in for NAT's object store: reports are read from `<folder>/[camera_N/]<file>`. */
+    objectStore: relPath.optional(),
+    /** Where this evaluator's reference reports resolve (overrides the run's). */
+    referenceBaseDir: relPath.optional(),
   })
   .strict();
 
-export const evaluatorConfigSchema = z.discriminatedUnion("type", [qaSchema, trajectorySchema, reportSchema], {
-  error: (iss) => (iss.code === "invalid_union" ? `expected "type" to be one of ${EVAL_KINDS.join(", ")}` : undefined),
-});
+/** An evaluator in Agentboard's shape, or NAT's (`_type: customized_qa_evaluator`…), translated. */
+export const evaluatorConfigSchema = z.preprocess(
+  natEvaluatorPreprocess,
+  z.discriminatedUnion("type", [qaSchema, trajectorySchema, reportSchema], {
+    error: (iss) => (iss.code === "invalid_union" ? `expected "type" to be one of ${EVAL_KINDS.join(", ")} (or NAT's "_type")` : undefined),
+  }),
+);
+
+/** Which keys of a dataset record hold what (NAT's `dataset.structure`). */
+export const structureSchema = z
+  .object({
+    questionKey: z.string().min(1).default("query"),
+    answerKey: z.string().min(1).default("ground_truth"),
+    generatedAnswerKey: z.string().min(1).default("generated_answer"),
+    trajectoryKey: z.string().min(1).default("intermediate_steps"),
+    idKey: z.string().min(1).default("id"),
+  })
+  .strict();
+
+export type DatasetStructure = z.infer<typeof structureSchema>;
 
 export const evalConfigSchema = z
   .object({
     dataset: relPath,
+    datasetFormat: z.enum(["json", "jsonl"]).optional(),
+    structure: structureSchema.default(structureSchema.parse({})),
     outputs: relPath.optional(),
+    /** `nat` reproduces NAT's numbers: errors scored 0.0, averages to 2 decimals, NAT's reply parsing and prompts. */
+    compat: z.enum(["nat"]).optional(),
     /** Where report items' reference paths resolve; defaults to the dataset's folder. */
     referenceBaseDir: relPath.optional(),
     outputDir: relPath.default("eval-output"),
@@ -95,14 +131,27 @@ export type PromptConfig = z.infer<typeof promptSchema>;
 export type EvaluatorConfig = z.infer<typeof evaluatorConfigSchema>;
 export type EvalConfig = z.infer<typeof evalConfigSchema>;
 
-export type EvalConfigResult = { ok: true; config: EvalConfig } | { ok: false; errors: string[] };
+export type EvalConfigResult = { ok: true; config: EvalConfig; shape: "agentboard" | "nat"; ignored: string[] } | { ok: false; errors: string[] };
 
+/**
+ * Reads an evaluation config: Agentboard's eval.yaml, or NAT's (a whole agent config, or its
+ * `eval:` and `llms:` parts), translated into the same config. `ignored` lists the NAT keys
+ * that mean nothing offline.
+ */
 export function parseEvalConfig(text: string, file = "eval.yaml"): EvalConfigResult {
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (err) {
     return { ok: false, errors: [`${file}: invalid YAML: ${err instanceof Error ? err.message : String(err)}`] };
+  }
+  let ignored: string[] = [];
+  const shape = isNatShape(raw) ? "nat" : "agentboard";
+  if (shape === "nat") {
+    const t = translateNatConfig(raw as Record<string, unknown>);
+    if (!t.ok) return { ok: false, errors: t.errors.map((e) => `${file}: ${e}`) };
+    raw = t.config;
+    ignored = t.ignored;
   }
   const parsed = evalConfigSchema.safeParse(raw ?? {});
   if (!parsed.success) {
@@ -114,7 +163,7 @@ export function parseEvalConfig(text: string, file = "eval.yaml"): EvalConfigRes
       }),
     };
   }
-  return { ok: true, config: parsed.data };
+  return { ok: true, config: parsed.data, shape, ignored };
 }
 
 /** The id an evaluator answers to in `evaluation_method`. */

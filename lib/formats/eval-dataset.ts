@@ -41,7 +41,11 @@ export interface ItemDraft {
   groundTruth: string | null;
   methods: string[];
   trajectoryGroundTruth: ToolCallStep[] | null;
+  /** `trajectory_ground_truth` as the dataset wrote it (what NAT's output shows). */
+  trajectoryGroundTruthRaw?: unknown;
   conversation: ConversationPlace | null;
+  /** The dataset record (or turn) as written, for `workflow_output.json`. */
+  record?: Record<string, unknown>;
   inlineOutput: AgentOutputDraft | null;
   /** JSON path of the item (or turn) in the dataset file. */
   path: string;
@@ -96,11 +100,41 @@ function groundTruthText(v: unknown): string | null {
   return JSON.stringify(v);
 }
 
+/** The record keys a dataset uses for the question and the reference answer (NAT's `structure`). */
+export interface DatasetKeys {
+  question: string;
+  answer: string;
+  id: string;
+  generatedAnswer: string;
+  trajectory: string;
+}
+
+export const DEFAULT_DATASET_KEYS: DatasetKeys = { question: "query", answer: "ground_truth", id: "id", generatedAnswer: "generated_answer", trajectory: "intermediate_steps" };
+
+/** A record with its configured keys renamed to the ones this reader knows. */
+function canonicalKeys(raw: Obj, keys: DatasetKeys): Obj {
+  if (keys.question === "query" && keys.answer === "ground_truth" && keys.id === "id" && keys.generatedAnswer === "generated_answer" && keys.trajectory === "intermediate_steps") return raw;
+  const out: Obj = { ...raw };
+  const move = (from: string, to: string) => {
+    if (from === to) return;
+    delete out[to];
+    if (from in raw) out[to] = raw[from];
+    delete out[from];
+  };
+  move(keys.id, "id");
+  move(keys.question, "query");
+  move(keys.answer, "ground_truth");
+  move(keys.generatedAnswer, "generated_answer");
+  move(keys.trajectory, "intermediate_steps");
+  return out;
+}
+
 /**
  * Reads a dataset's parsed JSON (an array of entries) into item drafts, multi-turn entries
- * expanded. Entries with errors are left out; the sink says why.
+ * expanded. Entries with errors are left out; the sink says why. `keys` name the question and
+ * answer fields of single-turn entries (turns always use query and ground_truth, as VSS reads them).
  */
-export function readEvalDataset(value: unknown, sink: DiagnosticSink): ItemDraft[] {
+export function readEvalDataset(value: unknown, sink: DiagnosticSink, keys: DatasetKeys = DEFAULT_DATASET_KEYS): ItemDraft[] {
   if (!Array.isArray(value)) {
     sink.error("not_an_array", `expected a JSON array of dataset entries, found ${describeType(value)}`, { path: "$" });
     return [];
@@ -109,7 +143,7 @@ export function readEvalDataset(value: unknown, sink: DiagnosticSink): ItemDraft
   const firstPath = new Map<string, string>();
   value.forEach((raw, record) => {
     const base = `$[${record}]`;
-    for (const d of readEntry(raw, sink, base, record)) {
+    for (const d of readEntry(isObj(raw) ? canonicalKeys(raw, keys) : raw, sink, base, record, isObj(raw) ? raw : undefined)) {
       const prior = firstPath.get(d.id);
       if (prior !== undefined) {
         sink.error("duplicate_id", `id "${d.id}" appears twice (first at ${prior}); every item and expanded turn needs its own id`, { record, path: d.conversation ? d.path : childPath(d.path, "id") });
@@ -122,7 +156,7 @@ export function readEvalDataset(value: unknown, sink: DiagnosticSink): ItemDraft
   return drafts;
 }
 
-function readEntry(raw: unknown, sink: DiagnosticSink, base: string, record: number): ItemDraft[] {
+function readEntry(raw: unknown, sink: DiagnosticSink, base: string, record: number, written?: Obj): ItemDraft[] {
   if (!isObj(raw)) {
     sink.error("entry_not_object", `expected a dataset entry object, found ${describeType(raw)}`, { record, path: base });
     return [];
@@ -149,9 +183,11 @@ function readEntry(raw: unknown, sink: DiagnosticSink, base: string, record: num
       groundTruth: groundTruthText(e.ground_truth),
       methods: methods.data,
       trajectoryGroundTruth: tgt ?? null,
+      ...(e.trajectory_ground_truth != null ? { trajectoryGroundTruthRaw: e.trajectory_ground_truth } : {}),
       conversation: null,
       inlineOutput: inlineOutput ?? null,
       path: base,
+      ...(written ? { record: written } : {}),
     },
   ];
 }
@@ -209,9 +245,11 @@ function readConversation(raw: Obj, id: string, turns: unknown[], sink: Diagnost
       groundTruth: groundTruthText(turn.ground_truth),
       methods,
       trajectoryGroundTruth: tgt,
+      ...(turn.trajectory_ground_truth != null ? { trajectoryGroundTruthRaw: turn.trajectory_ground_truth } : {}),
       conversation: { id, turnId, index, turnCount: turns.length },
       inlineOutput,
       path,
+      record: t,
     });
   });
   // A conversation is run as a whole: one broken turn drops it all, so no turn loses its history.
@@ -226,6 +264,8 @@ export interface AgentOutput {
   answer: string | null;
   toolCalls: ToolCallStep[] | null;
   events: TrajectoryEvent[] | null;
+  /** The trajectory as recorded, for `workflow_output.json`. */
+  rawTrajectory?: unknown;
   timestamps: number[];
   report: LoadedReport | null;
 }
@@ -238,6 +278,8 @@ export interface EvalItem extends Omit<ItemDraft, "inlineOutput"> {
   output: AgentOutput | null;
   /** The reference report, for items routed to a report evaluator. */
   referenceReport: LoadedReport | null;
+  /** Earlier turns' top-level tool outputs, by turn id and tool name (what a `$ref` with `turn` reads). */
+  priorToolResults?: Record<string, Record<string, unknown[]>>;
 }
 
 /** Drops reasoning the agent marked as such (`<agent-think>`, `<think>`) from an answer. */

@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { DiagnosticSink, type Diagnostic } from "./diagnostic";
-import { readEvalDataset, stripAgentThinking, type AgentOutput, type EvalItem, type HistoryTurn, type ItemDraft, type LoadedReport } from "./eval-dataset";
+import { readEvalDataset, stripAgentThinking, type DatasetKeys, type AgentOutput, type EvalItem, type HistoryTurn, type ItemDraft, type LoadedReport } from "./eval-dataset";
 import { readOutputsFile, type AgentOutputDraft, type ReportDraft } from "./eval-outputs";
 import { parseMarkdownReport } from "./eval-report-markdown";
 import { readJson } from "./read-json";
@@ -20,6 +20,11 @@ export interface EvalLoadOptions {
   referenceBaseDir?: string;
   /** `evaluation_method` ids handled by report evaluators: their items need a reference report. */
   reportMethods: ReadonlySet<string>;
+  /** Report evaluators that find the report through a link in the answer: by method id. */
+  reportStores?: ReadonlyMap<string, ReportStore>;
+  /** Record keys (NAT's `dataset.structure`). */
+  keys?: DatasetKeys;
+  datasetFormat?: "json" | "jsonl";
   /** How files are named in diagnostics (default: as given). */
   displayName?: (file: string) => string;
 }
@@ -34,8 +39,8 @@ export async function loadEvalDataset(opts: EvalLoadOptions): Promise<EvalLoadRe
   const show = opts.displayName ?? ((f: string) => f);
   const diagnostics: Diagnostic[] = [];
   const datasetSink = new DiagnosticSink(show(opts.datasetFile));
-  const value = await readJsonOrLines(opts.datasetFile, datasetSink);
-  const drafts = value === undefined ? [] : readEvalDataset(value, datasetSink);
+  const value = await readJsonOrLines(opts.datasetFile, datasetSink, opts.datasetFormat);
+  const drafts = value === undefined ? [] : readEvalDataset(value, datasetSink, opts.keys);
   for (const d of datasetSink.items) diagnostics.push(d);
 
   let outputs = new Map<string, AgentOutputDraft>();
@@ -43,7 +48,7 @@ export async function loadEvalDataset(opts: EvalLoadOptions): Promise<EvalLoadRe
   if (opts.outputsFile) {
     const sink = new DiagnosticSink(show(opts.outputsFile));
     const raw = await readJsonOrLines(opts.outputsFile, sink);
-    if (raw !== undefined) outputs = readOutputsFile(raw, sink);
+    if (raw !== undefined) outputs = readOutputsFile(raw, sink, opts.keys);
     const known = new Set(drafts.map((d) => d.id));
     for (const [id, o] of outputs) if (!known.has(id)) sink.warn("unknown_output_id", `outputs for id "${id}" match no dataset item or turn; ignored`, { path: o.path });
     for (const d of drafts) {
@@ -63,9 +68,11 @@ export async function loadEvalDataset(opts: EvalLoadOptions): Promise<EvalLoadRe
     const fromFile = outputs.get(d.id);
     const draft = fromFile ?? d.inlineOutput;
     const baseDir = fromFile ? path.dirname(opts.outputsFile!) : datasetDir;
-    const output = draft ? await files.output(draft, baseDir) : null;
+    let output = draft ? await files.output(draft, baseDir) : null;
     const needsReference = d.methods.some((m) => opts.reportMethods.has(m));
     const referenceReport = needsReference ? await files.reference(d, referenceDir) : null;
+    const store = d.methods.map((m) => opts.reportStores?.get(m)).find((s) => s !== undefined);
+    if (store && output && !output.report) output = { ...output, report: await reportFromStore(store, output.answer ?? "", referenceReport?.source ?? "", show) };
     items.push({ ...withoutDraftFields(d), history: [], output, referenceReport });
   }
   attachHistory(items);
@@ -75,6 +82,49 @@ export async function loadEvalDataset(opts: EvalLoadOptions): Promise<EvalLoadRe
 export function withoutDraftFields(d: ItemDraft): Omit<EvalItem, "history" | "output" | "referenceReport"> {
   const { inlineOutput: _inline, ...rest } = d;
   return rest;
+}
+
+/** A folder standing in for NAT's object store, and the pattern that finds a report's name in an answer. */
+export interface ReportStore {
+  folder: string;
+  pattern: string;
+}
+
+/**
+ * The report an answer links to, as VSS finds it: the first match of the pattern in the
+ * answer, its group 1 (or the link's last path segment) the file name, read from
+ * `<folder>/<camera_N>/<name>` when the reference path names a camera, else `<folder>/<name>`,
+ * and parsed from markdown.
+ */
+export async function reportFromStore(store: ReportStore, answer: string, referencePath: string, show: (f: string) => string = (f) => f): Promise<LoadedReport> {
+  let re: RegExp;
+  try {
+    re = new RegExp(translatePythonPattern(store.pattern), "u");
+  } catch (err) {
+    return { ok: false, error: `report_url_pattern is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}`, source: "" };
+  }
+  const m = re.exec(answer);
+  if (!m) return { ok: false, error: `No report URL found in response matching pattern: ${store.pattern}`, source: "" };
+  const name = m[1] ?? m[0].split("/").at(-1) ?? "";
+  const camera = /camera_\d+/.exec(referencePath)?.[0];
+  const rel = camera ? `${camera}/${name}` : name;
+  const root = path.resolve(store.folder);
+  const file = path.resolve(root, rel);
+  if (!file.startsWith(root + path.sep)) return { ok: false, error: `Report not found in object store: ${rel}`, source: rel };
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return { ok: false, error: `Report not found in object store: ${rel}`, source: rel };
+  }
+  if (text.trim() === "") return { ok: false, error: `Report not found in object store: ${rel}`, source: rel };
+  const value = parseMarkdownReport(text);
+  return { ok: true, value, source: show(file) };
+}
+
+/** Python's named groups in JavaScript's spelling. */
+function translatePythonPattern(p: string): string {
+  return p.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
 }
 
 /** Each turn sees the turns before it, with the agent's own answers. */
@@ -89,11 +139,24 @@ export function attachHistory(items: EvalItem[]): void {
   for (const turns of byConversation.values()) {
     turns.sort((a, b) => a.conversation!.index - b.conversation!.index);
     const history: HistoryTurn[] = [];
+    const prior: Record<string, Record<string, unknown[]>> = {};
     for (const t of turns) {
       t.history = [...history];
+      t.priorToolResults = { ...prior };
       history.push({ turnId: t.conversation!.turnId, query: t.query, answer: t.output?.answer != null ? stripAgentThinking(t.output.answer) : "" });
+      prior[t.conversation!.turnId] = topLevelToolResults(t);
     }
   }
+}
+
+/** A turn's tool outputs by tool name, from the agent's own (top-level) TOOL_END events or structured calls. */
+function topLevelToolResults(t: EvalItem): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const e of t.output?.events ?? []) {
+    if (e.type === "TOOL_END" && e.output != null && (e.ancestorName === null || e.ancestorName === "<workflow>")) (out[e.name] ??= []).push(e.output);
+  }
+  for (const c of t.output?.toolCalls ?? []) if (c.output != null) (out[c.name] ??= []).push(c.output);
+  return out;
 }
 
 /** Where report files come from: the disk, or a submission bundle. */
@@ -153,7 +216,7 @@ export function reportFiles(source: FileSource, show: (file: string) => string =
 
   return {
     async output(d, baseDir) {
-      return { answer: d.answer, toolCalls: d.toolCalls, events: d.events, timestamps: d.timestamps, report: d.report ? await report(d.report, baseDir) : null };
+      return { answer: d.answer, toolCalls: d.toolCalls, events: d.events, ...(d.rawTrajectory !== undefined ? { rawTrajectory: d.rawTrajectory } : {}), timestamps: d.timestamps, report: d.report ? await report(d.report, baseDir) : null };
     },
     async reference(d, baseDir) {
       if (d.groundTruth === null || d.groundTruth.trim() === "") {
@@ -186,7 +249,7 @@ function jsonObject(bytes: Uint8Array, source: string, what: string): LoadedRepo
 }
 
 /** A JSON file, or JSON Lines when it ends in `.jsonl` (read as an array, one record per line). */
-async function readJsonOrLines(file: string, sink: DiagnosticSink): Promise<unknown> {
+async function readJsonOrLines(file: string, sink: DiagnosticSink, format?: "json" | "jsonl"): Promise<unknown> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -194,7 +257,7 @@ async function readJsonOrLines(file: string, sink: DiagnosticSink): Promise<unkn
     sink.error("unreadable", `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     return undefined;
   }
-  if (!/\.jsonl$/i.test(file)) {
+  if (format === "json" || (format === undefined && !/\.jsonl$/i.test(file))) {
     const r = readJson(bytes);
     if (!r.ok) {
       sink.error(r.code, r.message);

@@ -1,8 +1,10 @@
 /**
- * The report metrics file: a YAML tree with exactly one root key, whose nodes are sections
- * (`fields`, `allow_dynamic_field_discovery`) or fields scored by one method. A node without
- * `method` averages its children when it has any and is judged by the LLM otherwise. A
- * section given another method is refused, since its children would be scored and ignored.
+ * The report metrics file, as NAT's report evaluator reads it: a YAML tree with exactly one
+ * root key, whose nodes are sections (`fields`, `allow_dynamic_field_discovery`) or fields.
+ * Every node is scored by its `method`, `llm_judge` when unset, sections included: a section
+ * whose method is not `average` is judged as a whole (its fields are still scored and
+ * reported). `average` needs fields to average. Agentboard adds `description` (context for
+ * the judge) and `penalize_missing_fields`.
  */
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -17,6 +19,8 @@ export interface MetricNode {
   method: MetricMethod;
   /** Explicit children (sections only). */
   fields: MetricNode[];
+  /** Has fields or discovers them: its reference must be a mapping. */
+  isSection: boolean;
   /** Score the report's unlisted fields of this section in one batched judge call. */
   discovery: boolean;
   /** Score 0 for reference fields the report lacks; null inherits the evaluator's setting. */
@@ -74,9 +78,8 @@ export function parseMetricsYaml(text: string, file = "metrics.yaml"): MetricsPa
 function buildNode(name: string, path: string, raw: RawNode | null, errors: string[], file: string): MetricNode {
   const r = raw ?? {};
   const isSection = r.fields !== undefined || r.allow_dynamic_field_discovery === true;
-  const method: MetricMethod = r.method ?? (isSection ? "average" : "llm_judge");
+  const method: MetricMethod = r.method ?? "llm_judge";
   if (method === "average" && !isSection) errors.push(`${file}: ${path}: "average" needs "fields" or "allow_dynamic_field_discovery: true" to average over`);
-  if (isSection && method !== "average") errors.push(`${file}: ${path}: a section with fields must use "average" (method "${method}" would score the whole section and ignore its fields)`);
   if (r.penalize_missing_fields !== undefined && !isSection) errors.push(`${file}: ${path}: "penalize_missing_fields" applies to sections only`);
   const fields = Object.entries(r.fields ?? {}).map(([k, v]) => buildNode(k, `${path}.${k}`, v, errors, file));
   return {
@@ -84,6 +87,7 @@ function buildNode(name: string, path: string, raw: RawNode | null, errors: stri
     path,
     method,
     fields,
+    isSection,
     discovery: r.allow_dynamic_field_discovery === true,
     penalizeMissing: r.penalize_missing_fields ?? null,
     description: r.description ?? null,

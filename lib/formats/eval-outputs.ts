@@ -22,6 +22,8 @@ export interface AgentOutputDraft {
   toolCalls: ToolCallStep[] | null;
   /** Raw trajectory events, when given. */
   events: TrajectoryEvent[] | null;
+  /** The trajectory as written. */
+  rawTrajectory?: unknown;
   /** Event timestamps in seconds (from `timestamps`, besides those on the events). */
   timestamps: number[];
   report: ReportDraft | null;
@@ -89,7 +91,7 @@ export function readOutputFields(raw: Obj, sink: DiagnosticSink, path: string, o
   }
 
   if (sink.errorCount > before) return undefined;
-  return { answer, toolCalls, events, timestamps, report, path };
+  return { answer, toolCalls, events, ...(trajKey && raw[trajKey] != null ? { rawTrajectory: raw[trajKey] } : {}), timestamps, report, path };
 }
 
 /** A report string is JSON when it parses as an object, markdown otherwise. */
@@ -106,8 +108,23 @@ export function reportFromText(text: string): ReportDraft {
   return { kind: "markdown", text };
 }
 
-/** Reads an outputs file's parsed JSON into outputs by id. */
-export function readOutputsFile(value: unknown, sink: DiagnosticSink): Map<string, AgentOutputDraft> {
+/** Reads an outputs file's parsed JSON into outputs by id; `keys` rename NAT's configured answer and trajectory keys. */
+export function readOutputsFile(value: unknown, sink: DiagnosticSink, keys?: { id: string; generatedAnswer: string; trajectory: string }): Map<string, AgentOutputDraft> {
+  if (keys && Array.isArray(value) && (keys.id !== "id" || keys.generatedAnswer !== "generated_answer" || keys.trajectory !== "intermediate_steps")) {
+    value = value.map((r) => {
+      if (!isObj(r)) return r;
+      const o: Obj = { ...r };
+      const move = (from: string, to: string) => {
+        if (from === to || !(from in r)) return;
+        o[to] = r[from];
+        delete o[from];
+      };
+      move(keys.id, "id");
+      move(keys.generatedAnswer, "generated_answer");
+      move(keys.trajectory, "intermediate_steps");
+      return o;
+    });
+  }
   const out = new Map<string, AgentOutputDraft>();
   const answerKeys = ["generated_answer", "answer"];
   const add = (id: string, raw: unknown, path: string, record?: number) => {

@@ -10,6 +10,8 @@ export interface ToolCallStep {
   step: number;
   name: string;
   params: Record<string, unknown>;
+  /** The parameters as recorded when they are not an object (a string no literal reading fits): shown, never compared. */
+  rawParams?: unknown;
   /** What the tool returned, when the trajectory recorded it (never compared). */
   output?: unknown;
 }

@@ -31,6 +31,8 @@ export interface TrajectoryEvent {
   toolSelections: ToolSelection[];
   /** On TOOL_END: the id of the selection it answers, when the trajectory records it. */
   toolCallId: string | null;
+  /** NAT's `function_ancestry.function_name`: `<workflow>` for the agent's own calls; null when not recorded. */
+  ancestorName: string | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -84,6 +86,7 @@ function readEvent(raw: unknown, sink: DiagnosticSink, path: string): Trajectory
     output,
     toolSelections: upper === "LLM_END" ? readSelections(p.tool_calls ?? data.tool_calls ?? metadata.tool_calls, output) : [],
     toolCallId: str(p.tool_call_id ?? data.tool_call_id ?? metadata.tool_call_id),
+    ancestorName: isObj(raw.function_ancestry) ? str(raw.function_ancestry.function_name) : null,
   };
 }
 

@@ -76,3 +76,51 @@ function escapeChar(ch: string): string {
   if (cp < 0x10000) return `\\u${cp.toString(16).padStart(4, "0")}`;
   return `\\U${cp.toString(16).padStart(8, "0")}`;
 }
+
+/**
+ * Python's `json.dumps(value, indent=2)` (ASCII-escaped, `", "`-free since indent is set):
+ * the text NAT's evaluators put in their judge prompts for sections and tool calls.
+ */
+export function pythonJsonDumps(value: unknown, indent = 2, depth = 0): string {
+  const pad = (d: number) => " ".repeat(indent * d);
+  if (value === null || value === undefined) return "null";
+  if (value === true) return "true";
+  if (value === false) return "false";
+  if (typeof value === "string") return jsonAsciiString(value);
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) return "NaN";
+    if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+    return Number.isInteger(value) && !Object.is(value, -0) ? String(value) : pythonFloatRepr(value);
+  }
+  if (value instanceof JsonNumber) {
+    if (value.kind === "int") return value.source;
+    const n = value.valueOf();
+    return Number.isNaN(n) ? "NaN" : !Number.isFinite(n) ? (n > 0 ? "Infinity" : "-Infinity") : pythonFloatRepr(n);
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((v) => pad(depth + 1) + pythonJsonDumps(v, indent, depth + 1)).join(",\n")}\n${pad(depth)}]`;
+  }
+  if (typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    const keys = orderedKeys(obj);
+    if (keys.length === 0) return "{}";
+    return `{\n${keys.map((k) => `${pad(depth + 1)}${jsonAsciiString(k)}: ${pythonJsonDumps(obj[k], indent, depth + 1)}`).join(",\n")}\n${pad(depth)}}`;
+  }
+  return jsonAsciiString(String(value));
+}
+
+const JSON_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+
+/** A JSON string with every non-ASCII UTF-16 unit as `\uXXXX`, as `ensure_ascii` writes it. */
+function jsonAsciiString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    const code = s.charCodeAt(i);
+    if (JSON_ESCAPES[c]) out += JSON_ESCAPES[c];
+    else if (code < 0x20 || code > 0x7e) out += `\\u${code.toString(16).padStart(4, "0")}`;
+    else out += c;
+  }
+  return out + '"';
+}

@@ -1,11 +1,12 @@
 /**
- * `eval --config <eval.yaml> [--only qa,trajectory] [--output <dir>]`: NVIDIA-style
- * evaluators (QA, trajectory, report) over a dataset and the agent's outputs. Writes
- * `<evaluator>_output.json`, `latency_summary.json` and `config_effective.yml`; prints a
- * table on stdout and progress on stderr. Exit 0 all evaluated, 1 invalid config or dataset,
- * 2 usage error, 3 evaluated but some items are errors.
+ * `eval --config <eval.yaml | NAT agent config> [--only qa,trajectory] [--output <dir>]`:
+ * NVIDIA-style evaluators (QA, trajectory, report) over a dataset and the agent's outputs
+ * (NAT's workflow_output.json). DATASET_FILTER is read as VSS reads it; `--only` is the same
+ * as a flag. Writes `<evaluator>_output.json`, `latency_summary.json`, `workflow_output.json`
+ * and `config_effective.yml`; prints a table on stdout and progress on stderr. Exit 0 all
+ * evaluated, 1 invalid config or dataset, 2 usage error, 3 evaluated but some items are errors.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { stringify as stringifyYaml } from "yaml";
@@ -16,8 +17,8 @@ import { createChatClient, type ChatClient } from "../../lib/scoring/judges/chat
 import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
 import type { Grader } from "../../lib/scoring/judges/grader";
 import { chatOptions, createGrader, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
-import { evaluatorOutputDocument, evaluatorOutputFile, latencySummaryDocument } from "../../lib/scoring/evaluators/eval-output";
-import { buildEvaluators, reportMethodIds } from "../../lib/scoring/evaluators/from-config";
+import { evaluatorOutputDocument, evaluatorOutputFile, latencySummaryDocument, workflowOutputDocument } from "../../lib/scoring/evaluators/eval-output";
+import { buildEvaluators, reportMethodIds, reportStores } from "../../lib/scoring/evaluators/from-config";
 import { parseOnlyOption, unroutedMethods } from "../../lib/scoring/evaluators/routing";
 import { runEvaluation, selectByKinds, type EvalRun } from "../../lib/scoring/evaluators/run-evaluation";
 import { CliError, usageError } from "./cli-errors";
@@ -29,15 +30,20 @@ export interface EvalFlags {
   only?: string;
   output?: string;
   quiet?: boolean;
+  /** NAT's workflow_output.json (or any outputs file): the agent's answers and trajectories. */
+  workflowOutput?: string;
+  compat?: string;
 }
 
 export function registerEvalCommand(program: Command): void {
   program
     .command("eval")
     .description("run NVIDIA-style evaluators (qa, trajectory, report) over a dataset and the agent's outputs")
-    .requiredOption("--config <file>", "eval.yaml: dataset, outputs, evaluators, concurrency, output folder")
-    .option("--only <kinds>", 'evaluator kinds to run: "all" (the default) or a list such as qa,trajectory')
-    .option("--output <dir>", "output folder (overrides outputDir in the config)")
+    .requiredOption("--config <file>", "eval.yaml, or NAT's agent config with an eval: block (eval.general, eval.evaluators, llms)")
+    .option("--only <methods>", 'DATASET_FILTER as a flag: "all" (the default) or a list such as qa,trajectory')
+    .option("--output <dir>", "output folder (overrides output_dir / outputDir in the config)")
+    .option("--workflow-output <file>", "the agent's outputs: NAT's workflow_output.json (default: <output folder>/workflow_output.json when the config names none)")
+    .option("--compat <mode>", 'scoring conventions: "nat" reproduces NAT\'s numbers (errors as 0.0, 2-decimal averages, NAT\'s prompts and reply parsing); "none" (the default) is Agentboard\'s')
     .option("--quiet", "no progress on stderr")
     .action(async (flags: EvalFlags) => {
       process.exitCode = await evalCommand(flags);
@@ -51,25 +57,38 @@ const rel = (p: string) => {
 };
 
 export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const only = parseOnlyOption(flags.only);
+  const only = flags.only !== undefined ? parseOnlyOption(flags.only) : parseOnlyOption(env.DATASET_FILTER, "DATASET_FILTER");
   if (!only.ok) throw usageError(only.error);
+  if (flags.only !== undefined && env.DATASET_FILTER !== undefined && env.DATASET_FILTER.trim() !== "" && env.DATASET_FILTER.trim().toLowerCase() !== flags.only.trim().toLowerCase()) {
+    process.stderr.write(`warning: --only ${flags.only} is used; DATASET_FILTER=${env.DATASET_FILTER} is ignored\n`);
+  }
+  if (flags.compat !== undefined && flags.compat !== "nat" && flags.compat !== "none") throw usageError(`--compat: expected "nat" or "none", got "${flags.compat}"`);
   const configFile = path.resolve(flags.config);
   const text = await readFile(configFile, "utf8").catch((e: NodeJS.ErrnoException) => {
     throw usageError(`--config ${flags.config}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
   });
   const parsed = parseEvalConfig(text, rel(configFile));
   if (!parsed.ok) throw new CliError(`invalid config:\n  ${parsed.errors.join("\n  ")}`, 1);
-  const config = parsed.config;
+  for (const k of parsed.ignored) process.stderr.write(`note: ${rel(configFile)}: ${k} is NAT's and means nothing offline; ignored\n`);
+  const config = flags.compat === undefined ? parsed.config : { ...parsed.config, compat: flags.compat === "nat" ? ("nat" as const) : undefined };
 
   const makeJudge = judgeFactory(env);
   const built = await buildEvaluators(config, configFile, { readText: (f) => readFile(f, "utf8"), makeJudge, displayName: rel });
   if (!built.ok) throw new CliError(`invalid config:\n  ${built.errors.join("\n  ")}`, 1);
 
+  const outDir = flags.output ? path.resolve(flags.output) : resolveFrom(configFile, config.outputDir);
+  const outputsFile = await agentOutputsFile(flags, config, configFile, outDir);
+  const referenceBaseDir = config.referenceBaseDir ?? Object.values(config.evaluators).flatMap((e) => (e.type === "report" && e.referenceBaseDir ? [e.referenceBaseDir] : []))[0];
+  const st = config.structure;
+  const keys = { question: st.questionKey, answer: st.answerKey, id: st.idKey, generatedAnswer: st.generatedAnswerKey, trajectory: st.trajectoryKey };
   const loaded = await loadEvalDataset({
     datasetFile: resolveFrom(configFile, config.dataset),
-    ...(config.outputs ? { outputsFile: resolveFrom(configFile, config.outputs) } : {}),
-    ...(config.referenceBaseDir ? { referenceBaseDir: resolveFrom(configFile, config.referenceBaseDir) } : {}),
+    ...(outputsFile ? { outputsFile } : {}),
+    ...(referenceBaseDir ? { referenceBaseDir: resolveFrom(configFile, referenceBaseDir) } : {}),
     reportMethods: reportMethodIds(config),
+    reportStores: reportStores(config, configFile),
+    keys,
+    ...(config.datasetFormat ? { datasetFormat: config.datasetFormat } : {}),
     displayName: rel,
   });
   for (const d of loaded.diagnostics) process.stderr.write(`${d.severity === "error" ? "error" : "warning"}: ${formatDiagnostic(d)}\n`);
@@ -79,7 +98,6 @@ export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = pro
   for (const [m, n] of unrouted) process.stderr.write(`warning: evaluation_method "${m}" (on ${n} item(s)) names no configured evaluator\n`);
 
   const { items, evaluators } = selectByKinds(loaded.items, built.evaluators, only.kinds);
-  if (evaluators.length === 0) throw usageError(`--only ${flags.only}: the config has no evaluator of ${only.kinds === "all" ? "any kind" : only.kinds.join(", ")}`);
 
   const run = await runEvaluation({
     items,
@@ -88,10 +106,14 @@ export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = pro
     ...(flags.quiet ? {} : { onProgress: createProgress("evaluating") }),
   });
 
-  const outDir = flags.output ? path.resolve(flags.output) : resolveFrom(configFile, config.outputDir);
   await mkdir(outDir, { recursive: true });
-  for (const e of run.evaluators) await writeJson(path.join(outDir, evaluatorOutputFile(e)), evaluatorOutputDocument(e));
+  const compat = config.compat ?? null;
+  for (const [i, e] of run.evaluators.entries()) {
+    const ev = Object.values(config.evaluators)[Object.keys(config.evaluators).indexOf(e.name)] ?? Object.values(config.evaluators)[i];
+    await writeJson(path.join(outDir, evaluatorOutputFile(e)), evaluatorOutputDocument(e, { compat, attempts: (ev?.maxRetries ?? 2) + 1 }));
+  }
   await writeJson(path.join(outDir, "latency_summary.json"), latencySummaryDocument(run.latency));
+  await writeJson(path.join(outDir, "workflow_output.json"), workflowOutputDocument(items, keys));
   await writeFile(path.join(outDir, "config_effective.yml"), stringifyYaml(effectiveConfig(config, configFile, outDir, only.kinds)));
 
   process.stdout.write(renderEvalTable(run, outDir));
@@ -100,6 +122,20 @@ export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = pro
     return 3;
   }
   return 0;
+}
+
+/** The agent's outputs: the flag, the config's, or NAT's workflow_output.json in the output folder. */
+async function agentOutputsFile(flags: EvalFlags, config: EvalConfig, configFile: string, outDir: string): Promise<string | undefined> {
+  if (flags.workflowOutput) {
+    const f = path.resolve(flags.workflowOutput);
+    await stat(f).catch(() => {
+      throw usageError(`--workflow-output ${flags.workflowOutput}: no such file`);
+    });
+    return f;
+  }
+  if (config.outputs) return resolveFrom(configFile, config.outputs);
+  const inOutDir = path.join(outDir, "workflow_output.json");
+  return (await stat(inOutDir).then((s) => s.isFile()).catch(() => false)) ? inOutDir : undefined;
 }
 
 async function writeJson(file: string, doc: unknown): Promise<void> {
@@ -147,7 +183,7 @@ function effectiveConfig(config: EvalConfig, configFile: string, outDir: string,
 const f4 = (x: number | null) => (x === null ? "—" : x.toFixed(4));
 
 export function renderEvalTable(run: EvalRun, outDir: string): string {
-  const rows: string[][] = [["Evaluator", "Kind", "Judge", "Avg score", "Scored", "Skipped", "Errors", "File"]];
+  const rows: string[][] = [["Evaluator", "Kind", "Judge", "Avg score (0-1)", "Scored", "Skipped", "Errors", "File"]];
   for (const e of run.evaluators) {
     rows.push([e.name, e.kind, e.judge, f4(e.summary.averageScore), String(e.summary.nScored), String(e.summary.nSkipped), String(e.summary.nError), evaluatorOutputFile(e)]);
   }
@@ -160,7 +196,7 @@ export function renderEvalTable(run: EvalRun, outDir: string): string {
   }
   const l = run.latency.perItem;
   const s = (x: number | null) => (x === null ? "—" : `${x.toFixed(2)}s`);
-  out.push(l.n ? `Average latency: ${s(l.average)} (p50 ${s(l.p50)}, p95 ${s(l.p95)}) over ${l.n} of ${run.latency.items.length} item(s)` : "Average latency: — (no event timestamps)");
+  out.push(l.n ? `Average Latency: ${s(l.average)} (the agent's, from its recorded events; p50 ${s(l.p50)}, p95 ${s(l.p95)}) over ${l.n} of ${run.latency.items.length} item(s)` : "Average Latency: — (no event timestamps in the agent's outputs)");
   out.push(`Outputs: ${rel(outDir)}`);
   return out.join("\n") + "\n";
 }

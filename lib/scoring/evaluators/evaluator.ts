@@ -21,7 +21,7 @@ export interface Evaluator {
 
 export async function evaluateItem(evaluator: Evaluator, item: EvalItem, now: () => number = () => performance.now()): Promise<EvalItemResult> {
   if (!isRoutedTo(item, evaluator.methodId)) {
-    return resultFor(item, evaluator, { status: "skipped", reasoning: `Skipped: not marked for ${evaluator.methodId} evaluation (evaluation_method: ${JSON.stringify(item.methods)})` }, 0);
+    return resultFor(item, evaluator, { status: "skipped", reasoning: `Skipped: not marked for ${evaluator.methodId} evaluation` }, 0);
   }
   const started = now();
   let outcome: Outcome;

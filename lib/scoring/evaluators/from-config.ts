@@ -7,6 +7,7 @@
 import { methodIdOf, resolveFrom, type EvalConfig, type EvaluatorConfig, type JudgeConfig, type PromptConfig } from "../../formats/eval-config";
 import { parseMetricsYaml } from "../../formats/eval-metrics";
 import { unjudged, type Grader } from "../judges/grader";
+import type { JudgeStyle } from "./prompts";
 import type { Evaluator } from "./evaluator";
 import { createQaEvaluator } from "./qa-evaluator";
 import { createReportEvaluator } from "./report-evaluator";
@@ -35,10 +36,13 @@ export type PrepareResult = { ok: true; make: EvaluatorRecipe } | { ok: false; e
 export async function buildEvaluators(config: EvalConfig, configFile: string, deps: BuildDeps): Promise<BuildResult> {
   const errors: string[] = [];
   const evaluators: Evaluator[] = [];
+  const style: JudgeStyle = config.compat === "nat" ? "nat" : "agentboard";
   for (const [name, e] of Object.entries(config.evaluators)) {
+    // NAT's max_retries: attempts after the first on an unusable reply.
+    const judgeConfig = e.judge.kind === "openai" && e.maxRetries !== undefined ? { ...e.judge, maxAttempts: e.maxRetries + 1 } : e.judge;
     // Outside the recipe: a judge that cannot be made (say, no API key) is the caller's error to report.
-    const judge = deps.makeJudge(e.judge, name);
-    const prepared = await prepareEvaluator(name, e, configFile, deps, `evaluators.${name}`);
+    const judge = deps.makeJudge(judgeConfig, name);
+    const prepared = await prepareEvaluator(name, e, configFile, deps, `evaluators.${name}`, style);
     if (prepared.ok) evaluators.push(prepared.make(judge));
     else errors.push(...prepared.errors);
   }
@@ -57,7 +61,7 @@ const PROBE_JUDGE: Grader = {
  * checks them by building it once, so a broken template is reported here, named by `key`,
  * rather than on the first item scored.
  */
-export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFile: string, deps: ReadDeps, key: string): Promise<PrepareResult> {
+export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFile: string, deps: ReadDeps, key: string, style: JudgeStyle = "agentboard"): Promise<PrepareResult> {
   const errors: string[] = [];
   const show = deps.displayName ?? ((f: string) => f);
 
@@ -87,9 +91,10 @@ export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFil
 
   async function recipe(): Promise<EvaluatorRecipe | undefined> {
     const methodId = methodIdOf(e);
+    const judging = { style, ...(e.judgeReasoning !== undefined ? { thinking: e.judgeReasoning } : {}) };
     if (e.type === "qa") {
       const template = await prompt(e.prompt);
-      return (judge) => createQaEvaluator({ name, methodId, judge, ...(template ? { template } : {}) });
+      return (judge) => createQaEvaluator({ name, methodId, judge, ...judging, ...(template ? { template } : {}) });
     }
     if (e.type === "trajectory") {
       let toolSchemas: ToolSchema[] | null = null;
@@ -119,6 +124,7 @@ export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFil
           judge,
           agentSelectedToolsOnly: e.agentSelectedToolsOnly,
           toolSchemas,
+          ...judging,
           prompts: { ...(withReference ? { withReference } : {}), ...(withoutReference ? { withoutReference } : {}) },
         });
     }
@@ -139,9 +145,20 @@ export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFil
         metrics: metrics.root,
         penalizeMissingFields: e.penalizeMissingFields,
         vlmFields: e.vlmFields,
+        includeVlmOutput: e.includeVlmOutput,
+        ...judging,
         prompts: { ...(field ? { field } : {}), ...(discovery ? { discovery } : {}) },
       });
   }
+}
+
+/** Report evaluators that find reports through a link in the answer, by method id (folders absolute). */
+export function reportStores(config: EvalConfig, configFile: string): Map<string, { folder: string; pattern: string }> {
+  const out = new Map<string, { folder: string; pattern: string }>();
+  for (const e of Object.values(config.evaluators)) {
+    if (e.type === "report" && e.reportUrlPattern) out.set(methodIdOf(e), { folder: resolveFrom(configFile, e.objectStore ?? "."), pattern: e.reportUrlPattern });
+  }
+  return out;
 }
 
 /** The `evaluation_method` ids of the report evaluators: their items need reference reports. */

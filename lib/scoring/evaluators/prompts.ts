@@ -1,5 +1,6 @@
 /**
- * Agentboard's own prompts for the graded evaluators, and the template rules. A template is
+ * Agentboard's own prompts for the graded evaluators (NAT's defaults are not reused: a config
+ * without templates gets these), and the template rules. A template is
  * the user message: `{name}` is a placeholder, `{{` and `}}` are literal braces (as in
  * Python's str.format, so existing templates carry over). The system message fixes the
  * reply format, so a custom template only has to say what to judge. Every placeholder's
@@ -13,7 +14,7 @@ import type { ChatMessage } from "../judges/prompts";
 export const SCORE_SYSTEM =
   "You are a strict, consistent grader of an AI agent's work. Read the material in the user message and judge only what it asks you to judge. " +
   "Scores run from 0 to 1: 1 means fully right, 0 means wrong or absent, values in between mean partly right; use two decimals at most. " +
-  'Reply with one JSON object and nothing else: {"score": <number from 0 to 1>, "reasoning": "<one or two sentences naming what decided the score>"}.';
+  'If the user message asks for a reply format, use it; otherwise reply with one JSON object and nothing else: {"score": <number from 0 to 1>, "reasoning": "<one or two sentences naming what decided the score>"}.';
 
 export const DISCOVERY_SYSTEM =
   "You line up fields of a generated report with the fields of a reference report and grade each one. " +
@@ -76,7 +77,6 @@ Agent's final answer:
 export const DEFAULT_FIELD_TEMPLATE = `Grade one field of a generated report against the same field of the reference report.
 Judge by meaning: the same facts, counts, times and names in other words score high; missing, extra-but-wrong or contradicting facts lower the score.
 
-Field:
 {field_context}
 
 Reference value:
@@ -126,8 +126,17 @@ export function renderTemplate(template: string, vars: Record<string, string>): 
   });
 }
 
+/**
+ * How a graded evaluator talks to its judge. `agentboard`: values fenced as data under a
+ * system message, replies read for the judge's own verdict. `nat`: NAT's messages exactly
+ * (the template filled in as Python's str.format fills it, as the only message) and NAT's
+ * reply reading (the first number; for report fields the whole reply as one number).
+ */
+export type JudgeStyle = "agentboard" | "nat";
+
 /** A template rendered with every value in a data block, under a system message naming the blocks. */
-function fencedMessages(system: string, template: string, vars: Record<string, string>): ChatMessage[] {
+function fencedMessages(system: string, template: string, vars: Record<string, string>, style: JudgeStyle): ChatMessage[] {
+  if (style === "nat") return [{ role: "user", content: renderTemplate(template, vars) }];
   const { nonce, blocks } = dataBlocks(vars);
   return [
     { role: "system", content: `${system} ${dataRule(nonce)}` },
@@ -135,10 +144,10 @@ function fencedMessages(system: string, template: string, vars: Record<string, s
   ];
 }
 
-export function scoreMessages(template: string, vars: Record<string, string>): ChatMessage[] {
-  return fencedMessages(SCORE_SYSTEM, template, vars);
+export function scoreMessages(template: string, vars: Record<string, string>, style: JudgeStyle = "agentboard"): ChatMessage[] {
+  return fencedMessages(SCORE_SYSTEM, template, vars, style);
 }
 
-export function discoveryMessages(template: string, vars: Record<string, string>): ChatMessage[] {
-  return fencedMessages(DISCOVERY_SYSTEM, template, vars);
+export function discoveryMessages(template: string, vars: Record<string, string>, style: JudgeStyle = "agentboard"): ChatMessage[] {
+  return fencedMessages(DISCOVERY_SYSTEM, template, vars, style);
 }

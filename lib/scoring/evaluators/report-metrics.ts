@@ -1,16 +1,15 @@
 /**
  * The deterministic field metrics of the report evaluator, each a number in [0, 1]:
  * `exact_match` (whitespace normalised; case and punctuation count), `f1` (lowercased word
- * tokens, counted as a bag), `regex` (the reference is a pattern the whole value must
- * match), `non_empty`. Values that are not text are compared as their JSON.
+ * tokens, as sets), `regex` (the reference is a pattern the whole value must match),
+ * `non_empty`. Values that are not text are compared as Python's `str()` of them, as NAT does.
  */
+import { pythonStr } from "../../formats/python-str";
 
-/** A field value as text: strings as they are, absent and null as "", the rest as JSON. */
+/** A field value as NAT compares it: absent and null as "", anything else Python's `str()` (3.0 is "3.0", true is "True"). */
 export function fieldText(v: unknown): string {
   if (v === undefined || v === null) return "";
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  return JSON.stringify(v);
+  return pythonStr(v);
 }
 
 export function normaliseWhitespace(s: string): string {
@@ -27,27 +26,19 @@ export function wordTokens(text: string): string[] {
 }
 
 /**
- * Token F1 with tokens counted as a bag, so a repeated word must be repeated to count twice.
- * No tokens on either side is agreement (1); tokens on one side only is 0.
+ * Token F1 over the sets of tokens (as NAT's report evaluator counts them: a repeated word
+ * counts once). No tokens on either side is agreement (1); tokens on one side only is 0.
  */
 export function tokenF1(actual: string, reference: string): number {
-  const a = wordTokens(actual);
-  const r = wordTokens(reference);
-  if (a.length === 0 && r.length === 0) return 1;
-  if (a.length === 0 || r.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const t of r) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const a = new Set(wordTokens(actual));
+  const r = new Set(wordTokens(reference));
+  if (a.size === 0 && r.size === 0) return 1;
+  if (a.size === 0 || r.size === 0) return 0;
   let common = 0;
-  for (const t of a) {
-    const n = counts.get(t) ?? 0;
-    if (n > 0) {
-      common++;
-      counts.set(t, n - 1);
-    }
-  }
+  for (const t of a) if (r.has(t)) common++;
   if (common === 0) return 0;
-  const precision = common / a.length;
-  const recall = common / r.length;
+  const precision = common / a.size;
+  const recall = common / r.size;
   return (2 * precision * recall) / (precision + recall);
 }
 
@@ -55,16 +46,26 @@ export type RegexOutcome = { ok: true; score: number } | { ok: false; error: str
 
 /**
  * Whether the whole value matches the pattern (Python's `re.fullmatch`). Python's named
- * groups (`(?P<name>…)`, `(?P=name)`) are translated; an invalid pattern is an error.
+ * groups (`(?P<name>…)`, `(?P=name)`), `\A`/`\Z` and leading inline flags (`(?i)`, `(?s)`,
+ * `(?m)`) are translated; a pattern JavaScript cannot run is `ok: false` with why (NAT
+ * scores such a field 0).
  */
 export function regexFullMatch(actual: string, pattern: string): RegexOutcome {
-  const js = pattern.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
+  let flags = "";
+  let body = pattern;
+  const inline = /^\(\?([aiLmsux]+)\)/.exec(body);
+  if (inline) {
+    if (/[Lx]/.test(inline[1]!)) return { ok: false, error: `invalid regular expression ${JSON.stringify(pattern)}: inline flag ${JSON.stringify(inline[0])} is not supported` };
+    flags = [...new Set(inline[1]!.replace(/[au]/g, ""))].join("");
+    body = body.slice(inline[0].length);
+  }
+  const js = body.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>").replace(/\\A/g, "^").replace(/\\Z/g, "$");
   let re: RegExp;
   try {
-    re = new RegExp(`^(?:${js})$`, "u");
+    re = new RegExp(`^(?:${js})$`, `u${flags}`);
   } catch {
     try {
-      re = new RegExp(`^(?:${js})$`);
+      re = new RegExp(`^(?:${js})$`, flags);
     } catch (err) {
       return { ok: false, error: `invalid regular expression ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message.replace(/^Invalid regular expression: /, "") : String(err)}` };
     }

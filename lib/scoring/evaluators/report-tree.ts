@@ -1,29 +1,40 @@
 /**
- * Scores a report against its reference along the metrics tree. A section averages the
- * fields that could be scored (skipped ones do not count; any error makes the section an
- * error, never a 0). Leaves use their method; a field the reference lacks is skipped, since
- * there is nothing to compare with (except for `non_empty`, which needs no reference).
- * With discovery, the report's unlisted fields go to the judge in one call that maps each
- * to a reference field or none (none scores 0). With `penalize_missing_fields`, reference
- * fields the report lacks and nothing mapped to score 0.
+ * Scores a report against its reference along the metrics tree, bottom up, as NAT's report
+ * evaluator does:
+ * - A section (fields or discovery) needs a mapping in the reference; otherwise it is an
+ *   error node, which its parent's average counts as 0 (a section the reference lacks counts 0).
+ * - Listed fields are scored against `reference[k]` and `report[k]`; a value either side
+ *   lacks is "" (so a field the reference lacks is still scored, against "").
+ * - With discovery, every report field not listed goes to the judge in one call, which maps
+ *   it to a reference field (or none) and scores it.
+ * - A node's score is the mean of its children (`average`, error nodes as 0, none at all 0),
+ *   or its method applied to the whole value; values are compared as Python's `str()`,
+ *   sections judged as JSON.
+ * The one departure is judge faults: a field the judge could not score is marked
+ * `judgeFault`, and outside `compat: nat` that makes the item an error instead of a 0.
  */
-import type { MetricMethod, MetricNode } from "../../formats/eval-metrics";
+import type { MetricNode } from "../../formats/eval-metrics";
+import { pythonJsonDumps } from "../../formats/python-str";
 import { gradeSafely, type Grader } from "../judges/grader";
-import { discoveryMessages, scoreMessages } from "./prompts";
+import { discoveryMessages, scoreMessages, type JudgeStyle } from "./prompts";
 import { exactMatch, fieldText, nonEmpty, regexFullMatch, tokenF1 } from "./report-metrics";
-import type { EvalStatus } from "./result";
 
-export type FieldMethod = MetricMethod | "llm_judge_with_field_discovery" | "missing_from_report";
+export type FieldMethod = MetricNode["method"] | "llm_judge_with_field_discovery" | "missing_from_report";
 
 export interface FieldScore {
+  /** Dotted path from the root key. */
   path: string;
   method: FieldMethod;
-  status: EvalStatus;
+  status: "scored" | "error";
   score: number | null;
   reasoning: string;
   error?: string;
-  actual?: unknown;
-  reference?: unknown;
+  /** The judge gave no usable score (an item error unless `compat: nat`). */
+  judgeFault?: boolean;
+  /** The report's value here (absent as null). */
+  actual: unknown;
+  /** The reference's value here; for discovered fields, the matched field's value or a note. */
+  reference: unknown;
   /** For discovered fields: the reference field it was mapped to, or null. */
   referenceField?: string | null;
   fields?: Record<string, FieldScore>;
@@ -33,146 +44,137 @@ export interface ReportTreeOptions {
   judge: Grader;
   fieldTemplate: string;
   discoveryTemplate: string;
-  /** Default for sections that do not set `penalize_missing_fields`. */
+  /** Default for sections that do not set `penalize_missing_fields` (an Agentboard addition, off by default). */
   penalizeMissingFields: boolean;
+  style: JudgeStyle;
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const describe = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "string" ? "text" : `a ${typeof v}`);
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Number);
+const pyType = (v: unknown) => (v === null || v === undefined ? "NoneType" : Array.isArray(v) ? "list" : typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : typeof v === "object" ? (isObj(v) ? "dict" : "float") : Number.isInteger(v) ? "int" : "float");
 
 export function scoreReportTree(root: MetricNode, reference: Obj, actual: Obj, opts: ReportTreeOptions): Promise<FieldScore> {
   return scoreNode(root, reference, actual, opts);
 }
 
-function scoreNode(node: MetricNode, ref: unknown, act: unknown, opts: ReportTreeOptions): Promise<FieldScore> {
-  return node.method === "average" ? scoreSection(node, ref, act, opts) : scoreLeaf(node, ref, act, opts);
+function node(path: string, method: FieldMethod, score: number | null, reasoning: string, actual: unknown, reference: unknown, extra: Partial<FieldScore> = {}): FieldScore {
+  return { path, method, status: score === null ? "error" : "scored", score, reasoning, actual: actual ?? null, reference: reference ?? null, ...extra };
 }
 
-function leaf(path: string, method: FieldMethod, status: EvalStatus, score: number | null, reasoning: string, extra: Partial<FieldScore> = {}): FieldScore {
-  return { path, method, status, score, reasoning, ...extra };
+function errorNode(path: string, method: FieldMethod, error: string, actual: unknown, reference: unknown, extra: Partial<FieldScore> = {}): FieldScore {
+  return { path, method, status: "error", score: null, reasoning: "", error, actual: actual ?? null, reference: reference ?? null, ...extra };
 }
 
-async function scoreLeaf(node: MetricNode, ref: unknown, act: unknown, opts: ReportTreeOptions): Promise<FieldScore> {
+async function scoreNode(n: MetricNode, ref: unknown, act: unknown, opts: ReportTreeOptions): Promise<FieldScore> {
+  const fields: Record<string, FieldScore> = {};
+  if (n.isSection) {
+    if (!isObj(ref)) return errorNode(n.path, n.method, `Reference at '${n.path}' is ${pyType(ref)}, expected dict for section`, act, ref);
+    const actual: Obj = isObj(act) ? act : {};
+    const listed = await Promise.all(n.fields.map((f) => scoreNode(f, ref[f.name], actual[f.name], opts)));
+    n.fields.forEach((f, i) => (fields[f.name] = listed[i]!));
+    const explicit = new Set(n.fields.map((f) => f.name));
+    if (n.discovery) {
+      const unlisted = Object.keys(actual).filter((k) => !explicit.has(k));
+      Object.assign(fields, await discover(n, unlisted, ref, actual, opts));
+    }
+    if (n.penalizeMissing ?? opts.penalizeMissingFields) {
+      const mapped = new Set(Object.values(fields).map((f) => f.referenceField).filter((r): r is string => typeof r === "string"));
+      for (const k of Object.keys(ref)) {
+        if (explicit.has(k) || mapped.has(k) || k in actual) continue;
+        fields[k] = node(`${n.path}.${k}`, "missing_from_report", 0, "a reference field the report lacks", null, ref[k]);
+      }
+    }
+  }
+  const extra = n.isSection ? { fields } : {};
+  if (n.method === "average") {
+    const children = Object.values(fields);
+    const fault = children.find((c) => c.judgeFault);
+    if (fault && opts.style === "agentboard") return errorNode(n.path, "average", `${children.filter((c) => c.judgeFault).length} field(s) could not be scored by the judge`, act, ref, { ...extra, judgeFault: true });
+    if (children.length === 0) return node(n.path, "average", 0, "no fields to average", act, ref, extra);
+    const score = children.reduce((s, c) => s + (c.score ?? 0), 0) / children.length;
+    const errors = children.filter((c) => c.score === null).length;
+    return node(n.path, "average", score, `mean of ${children.length} field(s)${errors ? ` (${errors} error(s) counted as 0)` : ""}`, act, ref, extra);
+  }
+  const value = await scoreValue(n, ref, act, opts);
+  if ("error" in value) return errorNode(n.path, n.method, value.error, act, ref, { ...extra, ...(value.judgeFault ? { judgeFault: true } : {}) });
+  return node(n.path, n.method, value.score, value.reasoning, act, ref, extra);
+}
+
+type ValueScore = { score: number; reasoning: string } | { error: string; judgeFault?: boolean };
+
+async function scoreValue(n: MetricNode, ref: unknown, act: unknown, opts: ReportTreeOptions): Promise<ValueScore> {
+  const dicts = isObj(ref) || isObj(act);
+  if (n.method === "llm_judge") {
+    const text = (v: unknown) => (isObj(v) ? pythonJsonDumps(v) : dicts ? fieldText(v ?? "None") : fieldText(v));
+    // NAT passes `None` through str() when only the other side is a section.
+    const a = dicts && (act === undefined || act === null) ? "None" : text(act);
+    const r = dicts && (ref === undefined || ref === null) ? "None" : text(ref);
+    const name = n.path.split(".").at(-1) ?? n.path;
+    const field_context = `\n\nField being evaluated: ${name}${n.description ? ` (${n.description})` : ""}`;
+    const g = await gradeSafely(opts.judge, { kind: "report_field", style: opts.style, messages: scoreMessages(opts.fieldTemplate, { field_context, reference: r, actual: a }, opts.style), facts: { field: n.path, answer: a, reference: r } });
+    if (g.outcome === "unjudged") return { error: `Evaluation failed: metric returned None (${g.detail ?? g.reason})`, judgeFault: true };
+    return { score: g.score!, reasoning: g.detail ?? g.reason };
+  }
+  if (dicts) return { error: `${n.method} cannot score a section: it compares text, and '${n.path}' holds fields` };
   const a = fieldText(act);
   const r = fieldText(ref);
-  const values = { actual: act ?? null, reference: ref ?? null };
-  const m = node.method;
-  if (m === "non_empty") {
-    const s = nonEmpty(a);
-    return leaf(node.path, m, "scored", s, s ? "present" : act === undefined ? "the report lacks this field" : "empty in the report", values);
-  }
-  if (ref === undefined) return leaf(node.path, m, "skipped", null, "the reference has no value for this field", values);
-  switch (m) {
+  switch (n.method) {
+    case "non_empty": {
+      const s = nonEmpty(a);
+      return { score: s, reasoning: s ? "present" : act === undefined ? "the report lacks this field" : "empty in the report" };
+    }
     case "exact_match": {
       const s = exactMatch(a, r);
-      return leaf(node.path, m, "scored", s, s ? "the same text" : act === undefined ? "the report lacks this field" : "the text differs", values);
+      return { score: s, reasoning: s ? "the same text" : act === undefined ? "the report lacks this field" : ref === undefined ? "the reference lacks this field" : "the text differs" };
     }
     case "f1": {
       const s = tokenF1(a, r);
-      return leaf(node.path, m, "scored", s, act === undefined ? "the report lacks this field" : `token F1 ${s.toFixed(2)}`, values);
+      return { score: s, reasoning: act === undefined ? "the report lacks this field" : `token F1 ${s.toFixed(2)}` };
     }
     case "regex": {
       const out = regexFullMatch(a, r);
-      if (!out.ok) return leaf(node.path, m, "error", null, "", { ...values, error: out.error });
-      return leaf(node.path, m, "scored", out.score, out.score ? "matches the pattern" : act === undefined ? "the report lacks this field" : "does not match the pattern", values);
+      // NAT scores a pattern it cannot compile 0; the reason says so (without quoting it).
+      if (!out.ok) return { score: 0, reasoning: "the reference pattern is not a valid regular expression" };
+      return { score: out.score, reasoning: out.score ? "matches the pattern" : act === undefined ? "the report lacks this field" : "does not match the pattern" };
     }
-    default: {
-      const aEmpty = a.trim() === "";
-      const rEmpty = r.trim() === "";
-      if (aEmpty && rEmpty) return leaf(node.path, m, "scored", 1, "both empty", values);
-      if (aEmpty || rEmpty) return leaf(node.path, m, "scored", 0, aEmpty ? (act === undefined ? "the report lacks this field" : "empty in the report") : "empty in the reference but filled in the report", values);
-      const field_context = node.description ? `${node.path}: ${node.description}` : node.path;
-      const g = await gradeSafely(opts.judge, { kind: "report_field", messages: scoreMessages(opts.fieldTemplate, { field_context, reference: r, actual: a }), facts: { field: node.path, answer: a, reference: r } });
-      if (g.outcome === "unjudged") return leaf(node.path, m, "error", null, "", { ...values, error: g.detail ?? g.reason });
-      return leaf(node.path, m, "scored", g.score, g.detail ?? g.reason, values);
-    }
+    default:
+      return { error: `unknown method ${n.method}` };
   }
 }
 
-async function scoreSection(node: MetricNode, ref: unknown, act: unknown, opts: ReportTreeOptions): Promise<FieldScore> {
-  if (ref === undefined) return leaf(node.path, "average", "skipped", null, "the reference has no such section");
-  if (!isObj(ref)) return leaf(node.path, "average", "error", null, "", { error: `the reference's ${node.path} is ${describe(ref)}, not a section of fields` });
-  const notes: string[] = [];
-  if (act !== undefined && !isObj(act)) notes.push(`the report's ${node.path} is ${describe(act)}, not fields`);
-  const actual: Obj = isObj(act) ? act : {};
-  const explicit = new Set(node.fields.map((f) => f.name));
-  const fields: Record<string, FieldScore> = {};
-
-  const listed = await Promise.all(node.fields.map((f) => scoreNode(f, ref[f.name], actual[f.name], opts)));
-  node.fields.forEach((f, i) => (fields[f.name] = listed[i]!));
-
-  const mapped = new Set<string>();
-  if (node.discovery) {
-    const unlisted = Object.keys(actual).filter((k) => !explicit.has(k));
-    const candidateKeys = Object.keys(ref).filter((k) => !explicit.has(k));
-    for (const [k, f] of Object.entries(await discover(node, unlisted, candidateKeys, ref, actual, opts))) {
-      fields[k] = f;
-      if (f.referenceField) mapped.add(f.referenceField);
-    }
-  }
-
-  if (node.penalizeMissing ?? opts.penalizeMissingFields) {
-    for (const k of Object.keys(ref)) {
-      if (explicit.has(k) || mapped.has(k) || k in actual) continue;
-      fields[k] = leaf(`${node.path}.${k}`, "missing_from_report", "scored", 0, "a reference field the report lacks", { reference: ref[k] });
-    }
-  }
-
-  const all = Object.values(fields);
-  const errors = all.filter((f) => f.status === "error");
-  const scored = all.filter((f) => f.status === "scored");
-  if (errors.length) return leaf(node.path, "average", "error", null, notes.join("; "), { error: `${errors.length} field(s) could not be scored`, fields });
-  if (scored.length === 0) return leaf(node.path, "average", "skipped", null, "no field of this section could be scored", { fields });
-  const score = scored.reduce((s, f) => s + f.score!, 0) / scored.length;
-  const reasoning = [`mean of ${scored.length} field(s)${all.length > scored.length ? ` (${all.length - scored.length} skipped)` : ""}`, ...notes].join("; ");
-  return leaf(node.path, "average", "scored", score, reasoning, { fields });
-}
-
-async function discover(node: MetricNode, unlisted: string[], candidateKeys: string[], ref: Obj, actual: Obj, opts: ReportTreeOptions): Promise<Record<string, FieldScore>> {
+async function discover(n: MetricNode, unlisted: string[], ref: Obj, actual: Obj, opts: ReportTreeOptions): Promise<Record<string, FieldScore>> {
   const out: Record<string, FieldScore> = {};
   const method = "llm_judge_with_field_discovery";
   if (unlisted.length === 0) return out;
   const actualFields = Object.fromEntries(unlisted.map((k) => [k, actual[k]]));
-  if (candidateKeys.length === 0) {
-    for (const k of unlisted) out[k] = leaf(`${node.path}.${k}`, method, "scored", 0, "no counterpart in the reference (it has no unlisted fields)", { actual: actual[k], referenceField: null });
-    return out;
-  }
-  const candidates = Object.fromEntries(candidateKeys.map((k) => [k, ref[k]]));
-  const lines = (o: Obj) => Object.entries(o).map(([k, v]) => `${k}: ${fieldText(v)}`).join("\n");
   const r = await gradeSafely(opts.judge, {
     kind: "field_discovery",
-    messages: discoveryMessages(opts.discoveryTemplate, { reference_section: lines(candidates), actual_fields: lines(actualFields) }),
-    section: node.path,
+    style: opts.style,
+    messages: discoveryMessages(opts.discoveryTemplate, { reference_section: pythonJsonDumps(ref), actual_fields: pythonJsonDumps(actualFields) }, opts.style),
+    section: n.path,
     actual: actualFields,
-    candidates,
+    candidates: ref,
   });
   if (r.outcome === "unjudged" || !r.matches) {
-    const error = `field discovery failed: ${r.detail ?? r.reason}`;
-    for (const k of unlisted) out[k] = leaf(`${node.path}.${k}`, method, "error", null, "", { actual: actual[k], error });
+    for (const k of unlisted) out[k] = errorNode(`${n.path}.${k}`, method, `LLM failed to score this field during discovery (${r.detail ?? r.reason})`, actual[k], null, { judgeFault: true });
     return out;
   }
-  {
-    for (const m of r.matches) {
-      const path = `${node.path}.${m.field}`;
-      out[m.field] =
-        m.referenceField === null
-          ? leaf(path, method, "scored", 0, m.reasoning || "no counterpart in the reference", { actual: actual[m.field], referenceField: null })
-          : leaf(path, method, "scored", m.score, m.reasoning, { actual: actual[m.field], reference: ref[m.referenceField], referenceField: m.referenceField });
-    }
+  for (const m of r.matches) {
+    const path = `${n.path}.${m.field}`;
+    const refValue = m.referenceField === null ? "[no matching reference field found in LLM response]" : m.referenceField in ref ? ref[m.referenceField] : `[no matching reference field: ${m.referenceField}]`;
+    out[m.field] = node(path, method, m.score, m.reasoning || (m.referenceField === null ? "no counterpart in the reference" : `matched to ${m.referenceField}`), actual[m.field], refValue, { referenceField: m.referenceField });
   }
   return out;
 }
 
-/** Paths and errors of every errored leaf (or section that failed on its own). */
-export function fieldErrors(f: FieldScore): { path: string; error: string }[] {
-  const children = Object.values(f.fields ?? {});
-  const below = children.flatMap(fieldErrors);
-  if (f.status === "error" && below.length === 0) return [{ path: f.path, error: f.error ?? "error" }];
+/** Paths and errors of every leaf the judge could not score. */
+export function judgeFaults(f: FieldScore): { path: string; error: string }[] {
+  const below = Object.values(f.fields ?? {}).flatMap(judgeFaults);
+  if (f.judgeFault && below.length === 0) return [{ path: f.path, error: f.error ?? "error" }];
   return below;
 }
 
-/** The scored node with this path (`report.Summary.Time`), anywhere in the tree. */
+/** The node with this path (`report.Summary.Time`), anywhere in the tree. */
 export function findFieldByPath(root: FieldScore, path: string): FieldScore | undefined {
   if (root.path === path) return root;
   for (const child of Object.values(root.fields ?? {})) {
@@ -180,4 +182,16 @@ export function findFieldByPath(root: FieldScore, path: string): FieldScore | un
     if (hit) return hit;
   }
   return undefined;
+}
+
+/** NAT's `EvaluationScore` tree for output files: `{section_score, method, actual_value, reference_value, error, field_scores}`. */
+export function natEvaluationScore(f: FieldScore): Record<string, unknown> {
+  return {
+    section_score: f.score,
+    method: f.method,
+    actual_value: f.actual ?? null,
+    reference_value: f.reference ?? null,
+    error: f.error ?? null,
+    field_scores: Object.fromEntries(Object.entries(f.fields ?? {}).map(([k, v]) => [k, natEvaluationScore(v)])),
+  };
 }

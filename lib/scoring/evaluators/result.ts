@@ -29,6 +29,8 @@ export interface EvalItemResult {
   judge: string | null;
   /** Time spent evaluating the item. */
   latencyMs: number;
+  /** For errors: what NAT would write instead (`compat: nat`). */
+  nat?: { score: number | null; reasoning: unknown };
   conversationId: string | null;
   turnId: string | null;
 }
@@ -36,7 +38,16 @@ export interface EvalItemResult {
 /** What an evaluator says about an item it was routed. */
 export type Outcome =
   | { status: "scored"; score: number; reasoning: string; reason: string; judge: string; details?: Record<string, unknown>; subScores?: Record<string, number | null> }
-  | { status: "error"; error: string; reasoning?: string; reason?: string; judge?: string | null; details?: Record<string, unknown> };
+  | {
+      status: "error";
+      error: string;
+      reasoning?: string;
+      reason?: string;
+      judge?: string | null;
+      details?: Record<string, unknown>;
+      /** What NAT writes for this case (`compat: nat`), when it is not its generic evaluator error. */
+      nat?: { score: number | null; reasoning: unknown };
+    };
 
 /** What an error says in public when the evaluator's own message may quote the reference. */
 export const PRIVATE_ERROR_REASON = "the evaluator could not score this item";
@@ -62,7 +73,7 @@ export function resultFor(item: EvalItem, evaluator: { name: string; kind: EvalK
     turnId: item.conversation?.turnId ?? null,
   };
   if (o.status === "skipped") return { ...base, status: "skipped", score: null, reasoning: o.reasoning, reason: o.reasoning, error: null, details: null, subScores: {}, judge: null };
-  if (o.status === "error") return { ...base, status: "error", score: null, reasoning: o.reasoning ?? "", reason: o.reason ?? PRIVATE_ERROR_REASON, error: o.error, details: o.details ?? null, subScores: {}, judge: o.judge ?? null };
+  if (o.status === "error") return { ...base, status: "error", score: null, reasoning: o.reasoning ?? "", reason: o.reason ?? PRIVATE_ERROR_REASON, error: o.error, details: o.details ?? null, subScores: {}, judge: o.judge ?? null, ...(o.nat ? { nat: o.nat } : {}) };
   return { ...base, status: "scored", score: o.score, reasoning: o.reasoning, reason: o.reason, error: null, details: o.details ?? null, subScores: o.subScores ?? {}, judge: o.judge };
 }
 

@@ -12,14 +12,18 @@ export function isRoutedTo(item: EvalItem, methodId: string): boolean {
 
 export type OnlyOption = { ok: true; kinds: EvalKind[] | "all" } | { ok: false; error: string };
 
-/** `all`, or a comma-separated list of kinds; `all` must stand alone. */
-export function parseOnlyOption(text: string | undefined): OnlyOption {
+/**
+ * VSS's `DATASET_FILTER` (and `--only`, the same as a flag): `all` (the default), or a
+ * comma-separated list of qa, trajectory and report, case-insensitive, blanks ignored; `all`
+ * cannot be combined with anything. The values are `evaluation_method` ids.
+ */
+export function parseOnlyOption(text: string | undefined, source = "--only"): OnlyOption {
   if (text === undefined) return { ok: true, kinds: "all" };
-  const parts = text.split(",").map((p) => p.trim().toLowerCase());
-  if (parts.some((p) => p === "")) return { ok: false, error: `--only: empty entry in "${text}"; expected "all" or a list such as qa,trajectory` };
-  if (parts.includes("all")) return parts.length === 1 ? { ok: true, kinds: "all" } : { ok: false, error: `--only: "all" cannot be combined with other kinds (got "${text}")` };
-  const unknown = parts.filter((p) => !(EVAL_KINDS as readonly string[]).includes(p));
-  if (unknown.length) return { ok: false, error: `--only: unknown kind ${unknown.map((u) => `"${u}"`).join(", ")}; expected "all" or any of ${EVAL_KINDS.join(", ")}` };
+  const parts = text.trim().toLowerCase().split(",").map((p) => p.trim()).filter((p) => p !== "");
+  if (parts.length === 0) return { ok: true, kinds: "all" };
+  const unknown = parts.filter((p) => p !== "all" && !(EVAL_KINDS as readonly string[]).includes(p));
+  if (unknown.length) return { ok: false, error: `${source}: invalid value ${unknown.map((u) => `"${u}"`).join(", ")}; must be one of all, ${EVAL_KINDS.join(", ")}` };
+  if (parts.includes("all")) return parts.length === 1 ? { ok: true, kinds: "all" } : { ok: false, error: `${source}: "all" cannot be combined with other values (got "${text}")` };
   return { ok: true, kinds: [...new Set(parts)] as EvalKind[] };
 }
 

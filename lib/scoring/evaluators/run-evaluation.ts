@@ -57,11 +57,11 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRun> {
 }
 
 /**
- * Keeps the evaluators of the chosen kinds, and the items routed to them (conversations
- * whole). `all` keeps everything as it is.
+ * DATASET_FILTER as VSS applies it: items narrowed to the chosen `evaluation_method` ids
+ * (single-turn items left with none dropped, conversations kept whole when any turn matches);
+ * every evaluator still runs, so the others skip what is left. `all` keeps everything.
  */
 export function selectByKinds(items: readonly EvalItem[], evaluators: readonly Evaluator[], kinds: readonly EvalKind[] | "all"): { items: EvalItem[]; evaluators: Evaluator[] } {
   if (kinds === "all") return { items: [...items], evaluators: [...evaluators] };
-  const chosen = evaluators.filter((e) => kinds.includes(e.kind));
-  return { items: filterItemsByMethods(items, new Set(chosen.map((e) => e.methodId))), evaluators: chosen };
+  return { items: filterItemsByMethods(items, new Set<string>(kinds)), evaluators: [...evaluators] };
 }

@@ -4,6 +4,7 @@
  * shown to an LLM judge, or checked call by call by the offline one.
  */
 import type { ToolCallStep } from "../../formats/eval-tool-calls";
+import { pythonJsonDumps } from "../../formats/python-str";
 
 export interface ToolSchema {
   name: string;
@@ -43,9 +44,10 @@ export function readToolSchemas(value: unknown): ToolSchemasResult {
   return errors.length ? { ok: false, errors } : { ok: true, tools };
 }
 
+/** The tools as NAT lists them for its judge: `Tool i: name`, description, parameters as JSON. */
 export function formatToolSchemas(tools: readonly ToolSchema[]): string {
-  if (tools.length === 0) return "(no tool descriptions given)";
-  return tools.map((t) => `- ${t.name}: ${t.description || "(no description)"}\n  parameters: ${JSON.stringify(t.parameters ?? {})}`).join("\n");
+  if (tools.length === 0) return "No tools available for the agent.";
+  return tools.map((t, i) => `Tool ${i + 1}: ${t.name}\nDescription: ${t.description}\nParameters: ${pythonJsonDumps(t.parameters ?? {})}`).join("\n\n");
 }
 
 export interface SchemaCheck {

@@ -11,10 +11,12 @@ import { stripAgentThinking, type HistoryTurn } from "../../formats/eval-dataset
 import type { ToolCallStep } from "../../formats/eval-tool-calls";
 import { gradeSafely, type Grade, type Grader } from "../judges/grader";
 import type { Evaluator } from "./evaluator";
-import { checkTemplate, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, scoreMessages, TEMPLATE_SPECS } from "./prompts";
+import { checkTemplate, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, scoreMessages, TEMPLATE_SPECS, type JudgeStyle } from "./prompts";
 import type { Outcome } from "./result";
 import { checkCallsAgainstSchemas, formatToolSchemas, type ToolSchema } from "./tool-schemas";
-import { callsFromEvents, type CallExtraction } from "./trajectory-calls";
+import { callsFromEvents, parseToolResult, type AgentAction, type CallExtraction } from "./trajectory-calls";
+import { withThinking } from "./thinking";
+import { pythonJsonDumps, pythonStr } from "../../formats/python-str";
 import { compareToolCalls, type TrajectoryComparison } from "./trajectory-compare";
 
 export interface TrajectoryEvaluatorOptions {
@@ -25,6 +27,9 @@ export interface TrajectoryEvaluatorOptions {
   agentSelectedToolsOnly?: boolean;
   toolSchemas?: readonly ToolSchema[] | null;
   prompts?: { withReference?: string; withoutReference?: string };
+  style?: JudgeStyle;
+  /** NAT's `llm_judge_reasoning`: ask reasoning models to think. */
+  thinking?: boolean;
 }
 
 export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Evaluator {
@@ -36,7 +41,8 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
   ];
   if (problems.length) throw new Error(`${opts.name}: ${problems.join("; ")}`);
   const agentSelectedOnly = opts.agentSelectedToolsOnly ?? true;
-  const judge = opts.judge;
+  const style = opts.style ?? "agentboard";
+  const judge = opts.thinking === undefined ? opts.judge : withThinking(opts.judge, opts.thinking);
 
   return {
     name: opts.name,
@@ -46,47 +52,55 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
     async score(item): Promise<Outcome> {
       if (!item.output) return { status: "error", error: "no agent output for this item", reason: "no agent output for this item" };
       const extraction: CallExtraction | null = item.output.toolCalls
-        ? { calls: item.output.toolCalls, droppedToolEnds: 0, unansweredSelections: 0, notes: [] }
+        ? { calls: item.output.toolCalls, actions: item.output.toolCalls.map((c) => [{ tool: c.name, tool_input: c.rawParams ?? c.params, log: "" }, c.output ?? ""]), toolResults: resultsOf(item.output.toolCalls), droppedToolEnds: 0, unansweredSelections: 0, notes: [] }
         : item.output.events
           ? callsFromEvents(item.output.events, { agentSelectedOnly })
           : null;
       if (!extraction) return { status: "error", error: "the agent's output has neither tool_calls nor a trajectory", reason: "the agent's output has neither tool_calls nor a trajectory" };
       const calls = extraction.calls;
       const answer = stripAgentThinking(item.output.answer ?? "");
+      const expected = item.trajectoryGroundTruth;
+      const resolved = expected ? resolveRefs(expected, extraction.toolResults, item.priorToolResults ?? {}) : null;
+      // NAT's reasoning object, field for field, then Agentboard's evidence.
       const base = {
-        actual_tool_calls: calls,
-        expected_tool_calls: item.trajectoryGroundTruth,
-        agent_selected_tools_only: item.output.toolCalls ? null : agentSelectedOnly,
-        ...(item.output.toolCalls ? {} : { dropped_tool_ends: extraction.droppedToolEnds, unanswered_selections: extraction.unansweredSelections }),
+        query: item.query,
+        actual_tool_calls: calls.map(shownCall),
+        expected_tool_calls: item.trajectoryGroundTruthRaw ?? (expected ? expected.map(shownCall) : null),
+        ...(resolved ? { resolved_expected_tool_calls: resolved.map(shownCall) } : {}),
+        final_answer: answer,
+        trajectory: extraction.actions,
+        conversation_history: item.history.map((t) => ({ turn_id: t.turnId, query: t.query, answer: t.answer })),
+        track_agent_selected_tools_only: agentSelectedOnly,
+        ...(item.output.toolCalls ? { tool_calls_given: true } : { dropped_tool_ends: extraction.droppedToolEnds, unanswered_selections: extraction.unansweredSelections }),
         ...(extraction.notes.length ? { notes: extraction.notes } : {}),
       };
 
-      if (item.trajectoryGroundTruth !== null) {
-        const comparison = compareToolCalls(calls, item.trajectoryGroundTruth);
+      if (resolved !== null) {
+        const comparison = compareToolCalls(calls, resolved);
         if (!judge.readsPrompts) {
-          return { status: "scored", score: comparison.score, reasoning: comparison.summary, reason: comparisonReason(comparison), judge: "program", details: { mode: "reference", ...base, comparison } };
+          return { status: "scored", score: comparison.score, reasoning: comparison.summary, reason: comparisonReason(comparison), judge: "program", details: { reasoning: comparison.summary, ...base, mode: "reference", comparison } };
         }
         const vars = {
           question: item.query,
-          reference: JSON.stringify(item.trajectoryGroundTruth.map(stripOutput), null, 2),
-          agent_trajectory: calls.length ? JSON.stringify(calls.map(stripOutput), null, 2) : "(no tool calls)",
+          reference: pythonJsonDumps(resolved.map(shownCall)),
+          agent_trajectory: calls.length ? pythonJsonDumps(calls.map(shownCall)) : "(no tool calls)",
           answer,
           comparison: comparison.summary,
         };
-        const g = await gradeSafely(judge, { kind: "trajectory", messages: scoreMessages(withRef, vars), facts: { question: item.query, answer: vars.agent_trajectory, reference: vars.reference } });
-        return graded(g, { mode: "reference", ...base, comparison, prompt_hash: g.promptHash, cache_hit: g.cacheHit });
+        const g = await gradeSafely(judge, { kind: "trajectory", style, messages: scoreMessages(withRef, vars, style), facts: { question: item.query, answer: vars.agent_trajectory, reference: vars.reference } });
+        return graded(g, base, { mode: "reference", comparison, prompt_hash: g.promptHash, cache_hit: g.cacheHit });
       }
 
       if (judge.readsPrompts) {
         const vars = {
           question: item.query,
-          agent_trajectory: formatTrajectory(calls),
+          agent_trajectory: formatTrajectory(extraction.actions),
           answer,
           tool_schemas: formatToolSchemas(opts.toolSchemas ?? []),
           conversation_history: formatHistory(item.history),
         };
-        const g = await gradeSafely(judge, { kind: "trajectory", messages: scoreMessages(withoutRef, vars), facts: { question: item.query, answer: vars.agent_trajectory, reference: "" } });
-        return graded(g, { mode: "reference_free", ...base, conversation_history: item.history, prompt_hash: g.promptHash, cache_hit: g.cacheHit });
+        const g = await gradeSafely(judge, { kind: "trajectory", style, messages: scoreMessages(withoutRef, vars, style), facts: { question: item.query, answer: vars.agent_trajectory, reference: "" } });
+        return graded(g, base, { mode: "reference_free", prompt_hash: g.promptHash, cache_hit: g.cacheHit });
       }
       if (!opts.toolSchemas) {
         const error = "the item has no trajectory_ground_truth, and the rules judge can judge a trajectory without one only against tool schemas: set toolSchemas, or use an LLM judge";
@@ -94,14 +108,60 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
       }
       const check = checkCallsAgainstSchemas(calls, opts.toolSchemas);
       const reasoning = check.checked === 0 ? "no tool calls, where this item expects the agent to use its tools" : check.problems.length ? `${check.checked - check.problems.length} of ${check.checked} calls conform to the tool schemas; ${check.problems.join("; ")}` : `all ${check.checked} calls conform to the tool schemas`;
-      return { status: "scored", score: check.score, reasoning, reason: reasoning, judge: "program", details: { mode: "schema_check", ...base, schema_check: check } };
+      return { status: "scored", score: check.score, reasoning, reason: reasoning, judge: "program", details: { reasoning, ...base, mode: "schema_check", schema_check: check } };
     },
   };
 
-  function graded(g: Grade, details: Record<string, unknown>): Outcome {
-    if (g.outcome === "unjudged") return { status: "error", error: g.detail ?? g.reason, reason: g.reason, judge: judge.id, details };
-    return { status: "scored", score: g.score!, reasoning: g.detail ?? g.reason, reason: g.reason, judge: judge.id, details };
+  function graded(g: Grade, base: Record<string, unknown>, extra: Record<string, unknown>): Outcome {
+    if (g.outcome === "unjudged") return { status: "error", error: g.detail ?? g.reason, reason: g.reason, judge: judge.id, details: { ...base, ...extra } };
+    return { status: "scored", score: g.score!, reasoning: g.detail ?? g.reason, reason: g.reason, judge: judge.id, details: { reasoning: g.detail ?? "", ...base, ...extra } };
   }
+}
+
+/** Tool outputs by name from structured calls that recorded them. */
+function resultsOf(calls: readonly ToolCallStep[]): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const c of calls) if (c.output !== undefined && c.output !== null) (out[c.name] ??= []).push(c.output);
+  return out;
+}
+
+/**
+ * Reference calls with every `{"$ref": {tool, path, index?, turn?}}` parameter replaced by
+ * the value it points at in the agent's own tool outputs (this turn's, or an earlier turn's);
+ * a reference that cannot be resolved stays as written.
+ */
+export function resolveRefs(expected: readonly ToolCallStep[], toolResults: Record<string, unknown[]>, priorTurns: Record<string, Record<string, unknown[]>>): ToolCallStep[] {
+  return expected.map((c) => {
+    const params: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(c.params)) params[k] = resolveRef(v, toolResults, priorTurns);
+    return { ...c, params };
+  });
+}
+
+function resolveRef(v: unknown, toolResults: Record<string, unknown[]>, priorTurns: Record<string, Record<string, unknown[]>>): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v) || !("$ref" in v)) return v;
+  const ref = (v as { $ref: unknown }).$ref;
+  if (typeof ref !== "object" || ref === null) return v;
+  const { tool, path = [], index = 0, turn } = ref as { tool?: unknown; path?: unknown; index?: unknown; turn?: unknown };
+  if (typeof tool !== "string" || !tool || !Array.isArray(path) || typeof index !== "number") return v;
+  const source = turn ? (priorTurns[String(turn)] ?? {}) : toolResults;
+  const list = source[tool] ?? [];
+  if (index >= list.length) return v;
+  let value = parseToolResult(list[index < 0 ? list.length + index : index]);
+  for (const key of path) {
+    if (Array.isArray(value) && typeof key === "number" && Number.isInteger(key)) {
+      const i = key < 0 ? value.length + key : key;
+      if (i < 0 || i >= value.length) return v;
+      value = value[i];
+    } else if (typeof value === "string" && typeof key === "number" && Number.isInteger(key)) {
+      const i = key < 0 ? value.length + key : key;
+      if (i < 0 || i >= value.length) return v;
+      value = value[i];
+    } else if (typeof value === "object" && value !== null && !Array.isArray(value) && typeof key === "string" && Object.hasOwn(value, key)) {
+      value = (value as Record<string, unknown>)[key];
+    } else return v;
+  }
+  return value;
 }
 
 /** The comparison's figures: public, unlike its summary, which names the expected calls. */
@@ -112,23 +172,17 @@ function comparisonReason(c: TrajectoryComparison): string {
   return `tool-call comparison ${c.score.toFixed(2)}: ${parts.join(", ")}${c.exact ? " (exact)" : ""}`;
 }
 
-function stripOutput(c: ToolCallStep): Omit<ToolCallStep, "output"> {
-  return { step: c.step, name: c.name, params: c.params };
+/** A call as NAT shows it: `{step, name, params}`. */
+function shownCall(c: ToolCallStep): { step: number; name: string; params: unknown } {
+  return { step: c.step, name: c.name, params: c.rawParams ?? c.params };
 }
 
-/** Action / Input / Observation lines, step by step. */
-export function formatTrajectory(calls: readonly ToolCallStep[]): string {
-  if (calls.length === 0) return "(no tool calls)";
-  return calls
-    .map((c) => `Step ${c.step} · Action: ${c.name}\nInput: ${JSON.stringify(c.params)}\nObservation: ${c.output === undefined ? "(not recorded)" : clip(typeof c.output === "string" ? c.output : JSON.stringify(c.output))}`)
-    .join("\n\n");
+/** NAT's reference-free trajectory text: `Action / Input / Observation` per pair, values as Python's str(). */
+export function formatTrajectory(actions: readonly [AgentAction, unknown][]): string {
+  return actions.map(([a, out]) => `Action: ${a.tool}\nInput: ${pythonStr(a.tool_input)}\nObservation: ${pythonStr(out)}`).join("\n");
 }
 
 export function formatHistory(history: readonly HistoryTurn[]): string {
-  if (history.length === 0) return "(no earlier turns)";
+  if (history.length === 0) return "(no previous turns)";
   return history.map((t) => `[${t.turnId}] User: ${t.query}\n[${t.turnId}] Assistant: ${t.answer}`).join("\n");
-}
-
-function clip(s: string, n = 2000): string {
-  return s.length <= n ? s : `${s.slice(0, n)} … (${s.length - n} more characters)`;
 }

@@ -48,6 +48,9 @@ export interface ChatClientOptions {
   random?: () => number;
   /** Milliseconds since the epoch (the deadline's clock). */
   now?: () => number;
+  /** Sampling temperature (default 0). */
+  temperature?: number;
+  maxTokens?: number;
 }
 
 export interface ChatClient {
@@ -133,8 +136,12 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
     }
     let content: unknown;
     try {
-      const json = (await res.json()) as { choices?: { message?: { content?: unknown } }[] };
-      content = json.choices?.[0]?.message?.content;
+      const json = (await res.json()) as { choices?: { message?: { content?: unknown; reasoning_content?: unknown } }[] };
+      const message = json.choices?.[0]?.message;
+      content = message?.content;
+      // Reasoning models may return their thinking beside the content: keep it as a think block, which readers strip.
+      const thinking = message?.reasoning_content;
+      if (typeof content === "string" && typeof thinking === "string" && thinking.trim() && !content.includes("</think>")) content = `<think>${thinking}</think>${content}`;
     } catch {
       if (signal?.aborted) throw aborted("during a request", 0);
       throw new RetryableError("response body is not JSON");
@@ -151,7 +158,7 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
   return {
     model: opts.model,
     async complete(messages, read) {
-      const body = JSON.stringify({ model: opts.model, temperature: 0, messages });
+      const body = JSON.stringify({ model: opts.model, temperature: opts.temperature ?? 0, ...(opts.maxTokens ? { max_tokens: opts.maxTokens } : {}), messages });
       let lastError = "";
       // The deadline starts with the first attempt, not while waiting for a concurrency slot.
       let started: number | undefined;

@@ -11,6 +11,7 @@
  * `showGroundTruth`.
  */
 import type { AnswerValue } from "../../formats/dialogue";
+import type { JudgeStyle } from "../evaluators/prompts";
 import type { ChatMessage } from "./prompts";
 
 /** Graded requests: the evaluators' prompts, plus the texts a deterministic grader compares. */
@@ -24,10 +25,12 @@ export interface PromptFacts {
 export type GradeRequest =
   | { kind: "correctness"; question: string; answer: string; answerValue: AnswerValue; reference: string; referenceValue: AnswerValue }
   | { kind: "groundedness"; question: string; answer: string; answerValue: AnswerValue; evidence: readonly string[] }
-  | { kind: "qa" | "trajectory" | "report_field"; messages: ChatMessage[]; facts: PromptFacts }
+  | { kind: "qa" | "trajectory" | "report_field"; messages: ChatMessage[]; facts: PromptFacts; style?: JudgeStyle; thinking?: boolean }
   | {
       kind: "field_discovery";
       messages: ChatMessage[];
+      style?: JudgeStyle;
+      thinking?: boolean;
       /** Dotted path of the section. */
       section: string;
       /** The report's unlisted fields. */

@@ -33,6 +33,8 @@ export interface JudgeDefaults {
   apiKeyEnv?: string;
   timeoutMs?: number;
   maxAttempts?: number;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 export interface JudgeFlags {
@@ -60,6 +62,8 @@ export interface JudgeSettings {
   maxRetryAfterMs?: number;
   maxDelayMs?: number;
   deadlineMs?: number;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 /** What a run records about its judge: everything but the key. */
@@ -100,7 +104,7 @@ export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: Judg
   if (config.apiKeyEnv) {
     apiKey = env[config.apiKeyEnv];
     if (!apiKey) throw new JudgeSettingsError(`the judge reads its API key from $${config.apiKeyEnv}, which is not set`);
-  } else apiKey = first(env.AGENTBOARD_JUDGE_API_KEY, env.OPENAI_API_KEY);
+  } else apiKey = first(env.AGENTBOARD_JUDGE_API_KEY, env.OPENAI_API_KEY, env.NVIDIA_API_KEY);
   const timeoutMs = millis(env, "AGENTBOARD_JUDGE_TIMEOUT_MS") ?? config.timeoutMs;
   const maxRetryAfterMs = millis(env, "AGENTBOARD_JUDGE_MAX_RETRY_AFTER_MS");
   const maxDelayMs = millis(env, "AGENTBOARD_JUDGE_MAX_DELAY_MS");
@@ -116,6 +120,8 @@ export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: Judg
     ...(maxRetryAfterMs !== undefined ? { maxRetryAfterMs } : {}),
     ...(maxDelayMs !== undefined ? { maxDelayMs } : {}),
     ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
   };
 }
 
@@ -156,5 +162,7 @@ export function chatOptions(s: JudgeSettings): ChatClientOptions {
     ...(s.maxRetryAfterMs ? { maxRetryAfterMs: s.maxRetryAfterMs } : {}),
     ...(s.maxDelayMs ? { maxDelayMs: s.maxDelayMs } : {}),
     ...(s.deadlineMs ? { deadlineMs: s.deadlineMs } : {}),
+    ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+    ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}),
   };
 }

@@ -12,7 +12,8 @@ import { createChatClient, type ChatClient, type ChatClientOptions } from "./cha
 import { cacheKey, createCachedGrading, sha256, type CachedGrade, type GradeCache } from "./grade-cache";
 import { dataContextOf } from "./data-blocks";
 import { JudgeAbortedError, JudgeUnavailableError, passFail, scored, unjudged, type Grade, type GradeRequest, type Grader } from "./grader";
-import { parseDiscoveryReply, parseScoreReply } from "./parse-score";
+import { thinkingTag } from "../evaluators/thinking";
+import { parseDiscoveryReply, parseNatFloat, parseNatScore, parseScoreReply } from "./parse-score";
 import { parseVerdict } from "./parse-verdict";
 import { buildPrompt, type ChatMessage } from "./prompts";
 
@@ -61,8 +62,9 @@ export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
         case "trajectory":
         case "report_field": {
           const data = dataContextOf(req.messages);
-          return ask(req.kind, req.messages, (content) => {
-            const r = parseScoreReply(content, data);
+          const nat = req.style === "nat";
+          return ask(req.kind, withTag(req.messages, req.thinking, opts.model), (content) => {
+            const r = nat ? (req.kind === "report_field" ? parseNatFloat(content) : parseNatScore(content)) : parseScoreReply(content, data);
             return strip(scored(r.score, `graded ${r.score.toFixed(2)} by ${id}`, r.reasoning || null));
           });
         }
@@ -70,8 +72,8 @@ export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
           const fields = Object.keys(req.actual);
           const candidates = Object.keys(req.candidates);
           const data = dataContextOf(req.messages);
-          return ask(req.kind, req.messages, (content) => {
-            const matches = parseDiscoveryReply(content, fields, candidates, data);
+          return ask(req.kind, withTag(req.messages, req.thinking, opts.model), (content) => {
+            const matches = parseDiscoveryReply(content, fields, candidates, data, req.style === "nat");
             const mean = matches.length ? matches.reduce((s, m) => s + m.score, 0) / matches.length : 0;
             return { ...strip(scored(mean, `${matches.length} unlisted field(s) mapped by ${id}`)), matches };
           });
@@ -79,6 +81,12 @@ export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
       }
     },
   };
+}
+
+/** The model's thinking switch first, when the request says whether to think and the model has one. */
+function withTag(messages: ChatMessage[], thinking: boolean | undefined, model: string): ChatMessage[] {
+  const tag = thinking === undefined ? null : thinkingTag(model, thinking);
+  return tag ? [{ role: "system", content: tag }, ...messages] : messages;
 }
 
 function strip({ cacheHit: _c, promptHash: _p, ...rest }: Grade): Omit<CachedGrade, "promptHash"> {

@@ -41,9 +41,50 @@ export function parseScoreReply(reply: string, data?: DataContext): { score: num
   const line = /^\s*(?:\*\*)?(?:final\s+)?score(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:\*\*)?\s*\.?\s*$/gim;
   let last: RegExpExecArray | null = null;
   for (let m = line.exec(text); m; m = line.exec(text)) if (!quoted(m[0])) last = m;
-  if (last) return { score: inRange(Number(last[1])), reasoning: text.slice(0, last.index).trim().slice(0, 500) };
-  if (NUMBER.test(text)) return { score: inRange(Number(text)), reasoning: "" };
+  if (last) return { score: inRange(Number(last[1])), reasoning: text.slice(0, last.index).trim().slice(0, 500) || thinkingOf(reply) };
+  // A lone number on the last line, as NAT's prompts ask for: "…reasoning…\n0.8".
+  const lines = text.split(/\r?\n/).map((l) => l.trim().replace(/^\*\*(.*)\*\*$/, "$1")).filter((l) => l !== "");
+  const tail = lines.at(-1);
+  if (tail !== undefined && NUMBER.test(tail) && !(lines.length > 1 && quoted(tail))) {
+    return { score: inRange(Number(tail)), reasoning: lines.slice(0, -1).join("\n").slice(0, 500) || thinkingOf(reply) };
+  }
   throw new UnusableReplyError(`no score found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+}
+
+/**
+ * A reasoning model's thinking and the rest, as NAT splits them: everything before a lone
+ * `</think>`, or inside the first `<think>…</think>`; none otherwise.
+ */
+export function splitThinking(reply: string): { thinking: string; content: string } {
+  const open = reply.indexOf("<think>");
+  const close = reply.indexOf("</think>");
+  if (close >= 0 && open < 0) return { thinking: reply.slice(0, close).trim(), content: reply.slice(close + 8).trim() };
+  if (open >= 0 && close > open) return { thinking: reply.slice(open + 7, close).trim(), content: reply.slice(close + 8).trim() };
+  return { thinking: "", content: reply.trim() };
+}
+
+const thinkingOf = (reply: string) => splitThinking(reply).thinking.slice(0, 2000);
+
+/**
+ * NAT's reading of a QA or trajectory judge's reply: the first number after the thinking, which
+ * must lie in [0, 1]; the reasoning is the thinking (empty without it).
+ */
+export function parseNatScore(reply: string): { score: number; reasoning: string } {
+  const { thinking, content } = splitThinking(reply);
+  if (!content) throw new UnusableReplyError(`No actual content found. Expected score. Full text: ${reply.slice(0, 300)}`);
+  const m = /[0-9]+\.?[0-9]*/.exec(content);
+  if (!m) throw new UnusableReplyError(`Could not extract score from output. Expected a number between 0.0 and 1.0. Got: ${content.slice(0, 200)}`);
+  const score = Number(m[0]);
+  if (!(score >= 0 && score <= 1)) throw new UnusableReplyError(`Score must be between 0.0 and 1.0, got: ${m[0]}`);
+  return { score, reasoning: thinking };
+}
+
+/** NAT's reading of a report field judge's reply: the whole reply after the thinking is one number. */
+export function parseNatFloat(reply: string): { score: number; reasoning: string } {
+  const { thinking, content } = splitThinking(reply);
+  const t = content.replace(/_/g, "");
+  if (!/^[+-]?((\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?)$/.test(t)) throw new UnusableReplyError(`could not convert string to float: ${JSON.stringify(content.slice(0, 200))}`);
+  return { score: inRange(Number(t)), reasoning: thinking };
 }
 
 /**
@@ -51,7 +92,7 @@ export function parseScoreReply(reply: string, data?: DataContext): { score: num
  * optionally under `fields`. Every asked field must be answered, and a reference field must
  * be one of the candidates.
  */
-export function parseDiscoveryReply(reply: string, fields: readonly string[], candidates: readonly string[], data?: DataContext): FieldMatch[] {
+export function parseDiscoveryReply(reply: string, fields: readonly string[], candidates: readonly string[], data?: DataContext, anyReference = false): FieldMatch[] {
   const text = ownText(reply);
   const quoted = quotedFrom(data);
   let found: Record<string, unknown> | undefined;
@@ -72,7 +113,7 @@ export function parseDiscoveryReply(reply: string, fields: readonly string[], ca
     const s = scoreValue(e.score);
     if (s === undefined) throw new UnusableReplyError(`the judge reply gives no numeric score for ${JSON.stringify(field)}`);
     const ref = e.reference_field ?? e.referenceField ?? null;
-    if (ref !== null && (typeof ref !== "string" || !candidates.includes(ref))) {
+    if (ref !== null && (typeof ref !== "string" || (!anyReference && !candidates.includes(ref)))) {
       throw new UnusableReplyError(`the judge mapped ${JSON.stringify(field)} to ${JSON.stringify(ref)}, which is not a reference field (expected one of ${candidates.map((c) => JSON.stringify(c)).join(", ") || "none"} or null)`);
     }
     return { field, referenceField: ref, score: inRange(s), reasoning: reasonOf(e) };
