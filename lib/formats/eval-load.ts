@@ -241,7 +241,8 @@ function markdownReport(text: string, source: string): LoadedReport {
 }
 
 function jsonObject(bytes: Uint8Array, source: string, what: string): LoadedReport {
-  const json = readJson(bytes);
+  // Read as json.load reads it, so 3.0 stays "3.0" when a field is compared as Python's str().
+  const json = readJson(bytes, { pythonValues: true });
   if (!json.ok) return { ok: false, error: `the ${what} ${source} is not valid JSON: ${json.message}`, source };
   const v = json.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) return { ok: false, error: `the ${what} ${source} must be a JSON object`, source };

@@ -103,7 +103,7 @@ export function pythonJsonDumps(value: unknown, indent = 2, depth = 0): string {
   }
   if (typeof value === "object") {
     const obj = value as Record<string, unknown>;
-    const keys = orderedKeys(obj);
+    const keys = orderedKeys(obj).filter((k) => obj[k] !== undefined);
     if (keys.length === 0) return "{}";
     return `{\n${keys.map((k) => `${pad(depth + 1)}${jsonAsciiString(k)}: ${pythonJsonDumps(obj[k], indent, depth + 1)}`).join(",\n")}\n${pad(depth)}}`;
   }

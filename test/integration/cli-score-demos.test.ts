@@ -31,9 +31,9 @@ const one = (x: number) => Math.round(x * 10) / 10;
 
 describe("cli score on the VSS-style demo (evaluator capabilities)", () => {
   const expected: Record<string, Record<string, number | null>> = {
-    "reference-agent": { video_qa: 95.2, tool_trajectory: 92.2, incident_report: 87.7 },
-    "vss-baseline": { video_qa: 72.1, tool_trajectory: 67.0, incident_report: 49.8 },
-    "caption-only": { video_qa: 12.7, tool_trajectory: 20.9, incident_report: 16.1 },
+    "reference-agent": { video_qa: 95.2, tool_trajectory: 92.2, incident_report: 87.9 },
+    "vss-baseline": { video_qa: 72.1, tool_trajectory: 67.0, incident_report: 49.2 },
+    "caption-only": { video_qa: 12.7, tool_trajectory: 20.9, incident_report: 16.0 },
     "qa-only": { video_qa: 81.0, tool_trajectory: null, incident_report: null },
   };
   it.each(Object.keys(expected))("%s scores as published", async (agent) => {

@@ -3,12 +3,12 @@
  * figures, the --only filter, usage and input errors, and an LLM judge that fails (the
  * fake OpenAI server runs in this process, so the CLI is spawned asynchronously).
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, mkdirSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { runCli } from "../helpers/run-cli";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
 import { blockNames, unfenced } from "../helpers/data-blocks";
 
@@ -17,17 +17,7 @@ const demo = "benchmarks/demo-nvidia/eval.yaml";
 const work = mkdtempSync(path.join(tmpdir(), "agentboard-eval-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: repo, env: { ...process.env, FORCE_COLOR: "0", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 type OutItem = { id: string; status: string; score: number | null; reasoning: string; error: string | null; vlm_field_score?: number | null };
@@ -45,21 +35,21 @@ describe("eval on the offline demo", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^qa\s+qa\s+rules\s+0\.7000\s+5\s+5\s+0\s+qa_output\.json$/m);
     expect(run.stdout).toMatch(/^trajectory\s+trajectory\s+rules\s+0\.7393\s+4\s+6\s+0\s+trajectory_output\.json$/m);
-    expect(run.stdout).toMatch(/^report\s+report\s+rules\s+0\.6124\s+2\s+8\s+0\s+report_output\.json$/m);
-    expect(run.stdout).toContain("report: average vlm_field score 0.4000");
-    expect(run.stdout).toContain("Average latency: 9.30s (p50 5.50s, p95 25.50s) over 10 of 10 item(s)");
+    expect(run.stdout).toMatch(/^report\s+report\s+rules\s+0\.6094\s+2\s+8\s+0\s+report_output\.json$/m);
+    expect(run.stdout).toContain("report: average vlm_field score 0.3939");
+    expect(run.stdout).toContain("Average Latency: 9.30s (the agent's, from its recorded events; p50 5.50s, p95 25.50s) over 10 of 10 item(s)");
     expect(run.stderr).toMatch(/evaluating 30\/30 \(100%\)/);
   });
 
   it("writes the QA output: scored, skipped with the reason, never a silent null", () => {
     const doc = readJson(path.join(out, "qa_output.json"));
     // dock-count 1, helmet-check 0 (yes for no), truck-clips 1, turn_1 1, turn_3 0.5 (misses "6") → 3.5 / 5.
-    expect(doc).toMatchObject({ average_score: 0.7, n_items: 10, n_scored: 5, n_skipped: 5, n_error: 0 });
+    expect(doc).toMatchObject({ average_score: 0.7, agentboard: { n_items: 10, n_scored: 5, n_skipped: 5, n_error: 0 } });
     const items = byId(doc);
     expect([...items.keys()]).toEqual(["dock-count", "helmet-check", "truck-clips", "gate-log", "dock-safety", "incident-17", "incident-18", "conv-dock_turn_1", "conv-dock_turn_2", "conv-dock_turn_3"]);
-    expect(items.get("helmet-check")).toMatchObject({ status: "scored", score: 0, reasoning: 'the answer says "yes" where the reference says "no"', error: null });
+    expect(items.get("helmet-check")).toMatchObject({ status: "scored", score: 0, reasoning: { reasoning: 'the answer says "yes" where the reference says "no"', question: expect.any(String), generated_answer: expect.any(String), ground_truth: expect.any(String) }, error: null });
     expect(items.get("conv-dock_turn_3")).toMatchObject({ score: 0.5, conversation_id: "conv-dock", turn_id: "turn_3" });
-    expect(items.get("gate-log")).toMatchObject({ status: "skipped", score: null, error: null, reasoning: 'Skipped: not marked for qa evaluation (evaluation_method: ["trajectory"])' });
+    expect(items.get("gate-log")).toMatchObject({ status: "skipped", score: null, error: null, reasoning: "Skipped: not marked for qa evaluation" });
   });
 
   it("writes the trajectory output with the comparison behind each score", () => {
@@ -72,21 +62,24 @@ describe("eval on the offline demo", () => {
     expect(items.get("conv-dock_turn_2")).toMatchObject({ score: 1 });
     expect(doc.average_score).toBeCloseTo((1 + (0.8 + 4 / 7) / 3 + 0.5 + 1) / 4, 4);
     const truck = doc.eval_output_items.find((i: OutItem) => i.id === "truck-clips");
-    expect(truck.details).toMatchObject({ mode: "reference", agent_selected_tools_only: true, dropped_tool_ends: 1 });
+    expect(truck.reasoning).toMatchObject({ mode: "reference", track_agent_selected_tools_only: true, dropped_tool_ends: 1, query: expect.any(String), final_answer: expect.any(String) });
+    expect(Object.keys(truck.reasoning).slice(0, 9)).toEqual(["reasoning", "query", "actual_tool_calls", "expected_tool_calls", "resolved_expected_tool_calls", "final_answer", "trajectory", "conversation_history", "track_agent_selected_tools_only"]);
   });
 
   it("writes the report output with its field tree and VLM sub-score", () => {
     const doc = readJson(path.join(out, "report_output.json"));
     const items = byId(doc);
-    // incident-17: title 1, summary (1 + 1 + 1 + 0.8 + 1) / 5, analysis F1 0.8, recommendations 1.
-    expect(items.get("incident-17")!.score).toBeCloseTo((1 + 0.96 + 0.8 + 1) / 4, 4);
-    expect(items.get("incident-17")!.vlm_field_score).toBeCloseTo(0.8, 4);
-    // incident-18: title 0, summary (0 + 0 + 10/12 + 0 + 0 + 0) / 6, analysis 0, recommendations 1.
-    expect(items.get("incident-18")!.score).toBeCloseTo((10 / 12 / 6 + 1) / 4, 4);
-    expect(doc.average_vlm_field_score).toBeCloseTo(0.4, 4);
-    const tree = doc.eval_output_items.find((i: OutItem) => i.id === "incident-18").details.sections;
-    expect(tree.fields["Incident Summary"].fields.Severity).toMatchObject({ method: "missing_from_report", score: 0 });
-    expect(tree.fields["Incident Summary"].fields.Weather).toMatchObject({ method: "llm_judge_with_field_discovery", referenceField: null });
+    // incident-17: title 1, summary (1 + 1 + 1 + 10/13 + 1) / 5 (the rules judge's set F1 on Description), analysis 26/33, recommendations 1.
+    expect(items.get("incident-17")!.score).toBeCloseTo((1 + (4 + 10 / 13) / 5 + 26 / 33 + 1) / 4, 4);
+    expect(items.get("incident-17")!.vlm_field_score).toBeCloseTo(26 / 33, 4);
+    // incident-18: title 0, summary (0 + 0 + 0.8 + 0 + 0 + 0) / 6 (Vehicles F1 over sets), analysis 0, recommendations 1.
+    expect(items.get("incident-18")!.score).toBeCloseTo((0.8 / 6 + 1) / 4, 4);
+    expect(doc.average_vlm_field_score).toBeCloseTo(26 / 33 / 2, 4);
+    // NAT's tree: reasoning.sections.<name>.{section_score, method, actual_value, reference_value, error, field_scores}.
+    const sections = doc.eval_output_items.find((i: OutItem) => i.id === "incident-18").reasoning.sections;
+    expect(Object.keys(sections["Incident Summary"])).toEqual(["section_score", "method", "actual_value", "reference_value", "error", "field_scores"]);
+    expect(sections["Incident Summary"].field_scores.Severity).toMatchObject({ method: "missing_from_report", section_score: 0 });
+    expect(sections["Incident Summary"].field_scores.Weather).toMatchObject({ method: "llm_judge_with_field_discovery", section_score: 0 });
   });
 
   it("writes the latency summary per item and turn, and the effective config", () => {
@@ -101,12 +94,13 @@ describe("eval on the offline demo", () => {
 });
 
 describe("eval --only", () => {
-  it("runs only the chosen kinds and keeps a matching conversation whole", async () => {
+  it("keeps only items of the chosen methods and a matching conversation whole; every evaluator still writes its file", async () => {
     const out = path.join(work, "only");
     const r = await cli(["eval", "--config", demo, "--output", out, "--only", "trajectory", "--quiet"]);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("evaluating");
-    expect(existsSync(path.join(out, "qa_output.json"))).toBe(false);
+    // As with VSS's DATASET_FILTER: the QA evaluator runs and skips everything left.
+    expect(readJson(path.join(out, "qa_output.json"))).toMatchObject({ average_score: null });
     const doc = readJson(path.join(out, "trajectory_output.json"));
     expect(doc.eval_output_items.map((i: OutItem) => `${i.id}:${i.status}`)).toEqual([
       "truck-clips:scored",
@@ -123,10 +117,10 @@ describe("eval --only", () => {
   it("refuses all mixed with kinds, and unknown kinds, as usage errors", async () => {
     const mixed = await cli(["eval", "--config", demo, "--only", "all,qa"]);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toContain('error: --only: "all" cannot be combined with other kinds (got "all,qa")');
+    expect(mixed.stderr).toContain('error: --only: "all" cannot be combined with other values (got "all,qa")');
     const unknown = await cli(["eval", "--config", demo, "--only", "rag"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown kind "rag"');
+    expect(unknown.stderr).toContain('invalid value "rag"');
     noStackTrace(unknown.stderr);
   });
 });
@@ -210,7 +204,7 @@ describe("eval with an LLM judge", () => {
     expect(r.stderr).toContain("warning: 1 item(s) could not be evaluated");
     expect(r.stdout).toMatch(/^qa\s+qa\s+openai:grader\s+0\.9000\s+1\s+0\s+1\s/m);
     const items = byId(readJson(path.join(out, "qa_output.json")));
-    expect(items.get("fine")).toMatchObject({ status: "scored", score: 0.9, reasoning: "three is 3" });
+    expect(items.get("fine")).toMatchObject({ status: "scored", score: 0.9, reasoning: { reasoning: "three is 3", question: "How many forklifts?", generated_answer: "three", ground_truth: "3" } });
     expect(items.get("broken")).toMatchObject({ status: "error", score: null, error: "judge failed after 1 attempts: HTTP 503" });
     const sent = server.requests.find((q) => q.rawBody.includes("How many forklifts?"))!;
     expect(sent.headers.authorization).toBe("Bearer sk-test");

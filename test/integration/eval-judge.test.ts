@@ -130,7 +130,7 @@ describe("judge faults in a run", () => {
 });
 
 describe("report discovery over HTTP", () => {
-  const metrics = parseMetricsYaml("report:\n  fields:\n    S:\n      allow_dynamic_field_discovery: true\n      fields:\n        Camera: {method: exact_match}\n", "m.yaml");
+  const metrics = parseMetricsYaml("report:\n  method: average\n  fields:\n    S:\n      method: average\n      allow_dynamic_field_discovery: true\n      fields:\n        Camera: {method: exact_match}\n", "m.yaml");
   const reportItem: EvalItem = {
     ...qaItem("r", "write the report"),
     methods: ["report"],
@@ -146,9 +146,10 @@ describe("report discovery over HTTP", () => {
     expect(server.requestCount).toBe(1);
     expect(systemPrompt(server.requests[0]!)).toContain("line up fields of a generated report");
     expect(blockNames(userPrompt(server.requests[0]!))).toEqual(["reference_section", "actual_fields"]);
-    expect(unfenced(userPrompt(server.requests[0]!))).toBe("Reference fields (name: value):\nSeverity: high\n\nGenerated fields to line up and grade (name: value):\nLevel: High\nNotes: n");
-    // Camera 1, Level 1, Notes 0 (no counterpart, whatever score the judge gave).
-    expect(run.evaluators[0]!.items[0]!.score).toBeCloseTo(2 / 3, 10);
+    // The whole reference section and the unlisted fields, as json.dumps(indent=2) writes them.
+    expect(unfenced(userPrompt(server.requests[0]!))).toBe('Reference fields (name: value):\n{\n  "Camera": "c",\n  "Severity": "high"\n}\n\nGenerated fields to line up and grade (name: value):\n{\n  "Level": "High",\n  "Notes": "n"\n}');
+    // Camera 1, Level 1, Notes 0.4: NAT keeps the judge's score even with no counterpart.
+    expect(run.evaluators[0]!.items[0]!.score).toBeCloseTo(2.4 / 3, 10);
   });
 
   it("makes the item an error when the mapping cannot be had", async () => {
@@ -157,7 +158,7 @@ describe("report discovery over HTTP", () => {
     const ev = createReportEvaluator({ name: "report", judge: judge({ maxAttempts: 2 }), metrics: metrics.root });
     const r = (await runEvaluation({ items: [reportItem], evaluators: [ev] })).evaluators[0]!.items[0]!;
     expect(r.status).toBe("error");
-    expect(r.error).toContain('2 field(s) could not be scored: report.S.Level: field discovery failed: judge failed after 2 attempts: the judge mapped "Level" to "Colour", which is not a reference field (expected one of "Severity" or null); report.S.Notes: field discovery failed');
+    expect(r.error).toContain('2 field(s) could not be scored: report.S.Level: LLM failed to score this field during discovery (judge failed after 2 attempts: the judge mapped "Level" to "Colour", which is not a reference field (expected one of "Camera", "Severity" or null))');
     expect(server.requestCount).toBe(2);
   });
 });

@@ -14,6 +14,7 @@
  * `judgeFault`, and outside `compat: nat` that makes the item an error instead of a 0.
  */
 import type { MetricNode } from "../../formats/eval-metrics";
+import { JsonNumber } from "../../formats/lossless-json";
 import { pythonJsonDumps } from "../../formats/python-str";
 import { gradeSafely, type Grader } from "../judges/grader";
 import { discoveryMessages, scoreMessages, type JudgeStyle } from "./prompts";
@@ -50,8 +51,8 @@ export interface ReportTreeOptions {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Number);
-const pyType = (v: unknown) => (v === null || v === undefined ? "NoneType" : Array.isArray(v) ? "list" : typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : typeof v === "object" ? (isObj(v) ? "dict" : "float") : Number.isInteger(v) ? "int" : "float");
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
+const pyType = (v: unknown) => (v === null || v === undefined ? "NoneType" : Array.isArray(v) ? "list" : typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : v instanceof JsonNumber ? v.kind : isObj(v) ? "dict" : Number.isInteger(v) ? "int" : "float");
 
 export function scoreReportTree(root: MetricNode, reference: Obj, actual: Obj, opts: ReportTreeOptions): Promise<FieldScore> {
   return scoreNode(root, reference, actual, opts);

@@ -38,9 +38,12 @@ describe("dataset schema", () => {
         methods: ["qa", "trajectory"],
         // A call without a step follows the one before it.
         trajectoryGroundTruth: [{ step: 1, name: "a", params: { x: 1 } }, { step: 2, name: "b", params: {} }],
+        // As written, for NAT's expected_tool_calls and workflow_output.json.
+        trajectoryGroundTruthRaw: [{ step: 1, name: "a", params: { x: 1 } }, { name: "b" }],
         conversation: null,
         inlineOutput: null,
         path: "$[0]",
+        record: { id: 7, query: "q", ground_truth: 3, evaluation_method: ["qa", "trajectory"], trajectory_ground_truth: [{ step: 1, name: "a", params: { x: 1 } }, { name: "b" }] },
       },
     ]);
   });

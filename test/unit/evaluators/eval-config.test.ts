@@ -10,6 +10,7 @@ describe("eval.yaml", () => {
       dataset: "d.json",
       outputDir: "eval-output",
       concurrency: 8,
+      structure: { questionKey: "query", answerKey: "ground_truth", generatedAnswerKey: "generated_answer", trajectoryKey: "intermediate_steps", idKey: "id" },
       evaluators: {
         qa: { type: "qa", judge: { kind: "rules" } },
         t: { type: "trajectory", judge: { kind: "rules" }, agentSelectedToolsOnly: true, prompts: {} },
@@ -27,7 +28,7 @@ describe("eval.yaml", () => {
       expect(r.errors).toEqual([
         "eval.yaml: dataset: expected a file path, found a number",
         "eval.yaml: concurrency: Too small: expected number to be >0",
-        'eval.yaml: evaluators.a.type: expected "type" to be one of qa, trajectory, report',
+        'eval.yaml: evaluators.a.type: expected "type" to be one of qa, trajectory, report (or NAT\'s "_type")',
         "eval.yaml: evaluators.b.judge.baseUrl: expected an http(s) URL such as https://api.openai.com/v1",
         "eval.yaml: evaluators.c.metrics: expected a file path",
         'eval.yaml: evaluators.d.judge: Unrecognized key: "apiKey"',

@@ -22,12 +22,13 @@ describe("f1", () => {
     expect(tokenF1("FORKLIFT, white box-truck", "forklift white box truck")).toBe(1);
   });
 
-  it("counts tokens as a bag", () => {
-    // actual: white box truck red truck (5); reference: red flatbed truck white box truck forklift (7).
-    // Common: white, box, truck, red, truck = 5 → P 1, R 5/7, F1 = 10/12.
-    expect(tokenF1("white box truck, red truck", "red flatbed truck, white box truck, forklift")).toBeCloseTo(10 / 12, 10);
-    // A repeated word counts once unless the reference repeats it too: common 1 → P 1/2, R 1/1.
-    expect(tokenF1("truck truck", "truck")).toBeCloseTo(2 / 3, 10);
+  it("counts tokens as sets, as NAT does", () => {
+    // actual {white, box, truck, red} (4); reference {red, flatbed, truck, white, box, forklift} (6).
+    // Common 4 → P 1, R 4/6, F1 = 0.8.
+    expect(tokenF1("white box truck, red truck", "red flatbed truck, white box truck, forklift")).toBeCloseTo(0.8, 10);
+    // The example: upstream 1.0 (a bag would give 0.8).
+    expect(tokenF1("white white truck", "white truck")).toBe(1);
+    expect(tokenF1("truck truck", "truck")).toBe(1);
   });
 
   it("is 1 when both sides have no tokens, 0 when only one has", () => {
@@ -76,11 +77,12 @@ describe("non_empty", () => {
 });
 
 describe("fieldText", () => {
-  it("renders values as text: absent and null as empty, structures as JSON", () => {
+  it("renders values as Python's str(): absent and null as empty", () => {
     expect(fieldText(undefined)).toBe("");
     expect(fieldText(null)).toBe("");
     expect(fieldText(3)).toBe("3");
-    expect(fieldText(false)).toBe("false");
-    expect(fieldText(["a", "b"])).toBe('["a","b"]');
+    expect(fieldText(false)).toBe("False");
+    expect(fieldText(["a", "b"])).toBe("['a', 'b']");
+    expect(fieldText({ n: 1.5 })).toBe("{'n': 1.5}");
   });
 });

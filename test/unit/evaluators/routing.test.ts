@@ -24,9 +24,11 @@ describe("--only", () => {
     expect(parseOnlyOption(undefined)).toEqual({ ok: true, kinds: "all" });
     expect(parseOnlyOption("ALL")).toEqual({ ok: true, kinds: "all" });
     expect(parseOnlyOption("qa, trajectory,qa")).toEqual({ ok: true, kinds: ["qa", "trajectory"] });
-    expect(parseOnlyOption("all,qa")).toEqual({ ok: false, error: '--only: "all" cannot be combined with other kinds (got "all,qa")' });
-    expect(parseOnlyOption("qa,rag")).toEqual({ ok: false, error: '--only: unknown kind "rag"; expected "all" or any of qa, trajectory, report' });
-    expect(parseOnlyOption("qa,")).toMatchObject({ ok: false });
+    expect(parseOnlyOption("all,qa")).toEqual({ ok: false, error: '--only: "all" cannot be combined with other values (got "all,qa")' });
+    expect(parseOnlyOption("qa,rag", "DATASET_FILTER")).toEqual({ ok: false, error: 'DATASET_FILTER: invalid value "rag"; must be one of all, qa, trajectory, report' });
+    // Blank parts are dropped, as VSS drops them.
+    expect(parseOnlyOption("qa,")).toEqual({ ok: true, kinds: ["qa"] });
+    expect(parseOnlyOption(" ")).toEqual({ ok: true, kinds: "all" });
   });
 
   it("drops single-turn items with no method left and keeps a conversation whole if any turn matches", () => {
@@ -45,15 +47,20 @@ describe("--only", () => {
     ]);
   });
 
-  it("selects evaluators by kind and routes the kept items", async () => {
+  it("narrows the items to the chosen methods and keeps every evaluator, as DATASET_FILTER does", async () => {
     const evaluators = [fixed("qa", "qa", () => 1), fixed("traj", "trajectory", () => 0.5)];
     const items = [item({ id: "a", methods: ["qa"] }), turn("c", "t1", 0, ["qa"]), turn("c", "t2", 1, ["trajectory"])];
     const sel = selectByKinds(items, evaluators, ["trajectory"]);
-    expect(sel.evaluators.map((e) => e.name)).toEqual(["traj"]);
+    expect(sel.evaluators.map((e) => e.name)).toEqual(["qa", "traj"]);
     const run = await runEvaluation({ items: sel.items, evaluators: sel.evaluators });
-    expect(run.evaluators[0]!.items.map((r) => [r.id, r.status, r.score])).toEqual([
+    expect(run.evaluators[1]!.items.map((r) => [r.id, r.status, r.score])).toEqual([
       ["c_t1", "skipped", null],
       ["c_t2", "scored", 0.5],
+    ]);
+    // The QA evaluator still runs: the turn kept for context is skipped, never scored.
+    expect(run.evaluators[0]!.items.map((r) => [r.id, r.status])).toEqual([
+      ["c_t1", "skipped"],
+      ["c_t2", "skipped"],
     ]);
     expect(selectByKinds(items, evaluators, "all").items).toHaveLength(3);
   });
@@ -66,7 +73,7 @@ describe("--only", () => {
 describe("evaluateItem and the run", () => {
   it("skips items not routed to the evaluator, with the reason and no score", async () => {
     const r = await evaluateItem(fixed("qa", "qa", () => 1), item({ methods: ["report"] }));
-    expect(r).toMatchObject({ status: "skipped", score: null, error: null, reasoning: 'Skipped: not marked for qa evaluation (evaluation_method: ["report"])' });
+    expect(r).toMatchObject({ status: "skipped", score: null, error: null, reasoning: "Skipped: not marked for qa evaluation" });
   });
 
   it("turns a throw or an out-of-range score into an error item, never a 0", async () => {

@@ -54,10 +54,12 @@ describe("tool calls from a raw trajectory", () => {
     expect(r.unansweredSelections).toBe(0);
   });
 
-  it("keeps nested tools without the filter, and never turns a text-only LLM step into a tool", () => {
+  it("keeps nested tools and lists the text-only LLM step as a call without the filter, as VSS does", () => {
     const r = callsFromEvents(events(trajectory), { agentSelectedOnly: false });
-    expect(r.calls.map((c) => `${c.step}:${c.name}`)).toEqual(["1:search", "2:caption", "2:summarise", "2:summarise"]);
-    expect(r.calls.some((c) => c.name === "planner")).toBe(false);
+    expect(r.calls.map((c) => `${c.step}:${c.name}`)).toEqual(["1:search", "2:caption", "2:summarise", "2:summarise", "2:planner"]);
+    // The pairs NAT records: an LLM step has an empty log, a tool the last LLM output.
+    expect(r.actions[0]).toEqual([{ tool: "planner", tool_input: "", log: "" }, "Thinking.\n\nTool calls: [{'name': 'search', 'args': {'q': 'truck'}}]"]);
+    expect(r.actions[1]![0]).toEqual({ tool: "search", tool_input: "{'q': 'truck'}", log: "Thinking.\n\nTool calls: [{'name': 'search', 'args': {'q': 'truck'}}]" });
   });
 
   it("matches by tool-call id where the trajectory records one", () => {
@@ -72,10 +74,18 @@ describe("tool calls from a raw trajectory", () => {
     expect(r.droppedToolEnds).toBe(1);
   });
 
-  it("keeps every tool, with a note, when no LLM step records its choices", () => {
+  it("keeps every tool, with a note, when the trajectory has no LLM step; an input no literal fits stays text", () => {
     const r = callsFromEvents(events([{ event_type: "TOOL_END", name: "a", input: "plain text" }]), { agentSelectedOnly: true });
-    expect(r.calls).toEqual([{ step: 1, name: "a", params: { input: "plain text" } }]);
-    expect(r.notes[0]).toMatch(/no tool choices/);
+    expect(r.calls).toEqual([{ step: 1, name: "a", params: {}, rawParams: "plain text" }]);
+    expect(r.notes[0]).toMatch(/no LLM_END events/);
+  });
+
+  it("takes parameters from the recorded tool input, not the LLM's chosen arguments", () => {
+    const raw = [
+      nat("LLM_END", "planner", "l1", { output: "\n\nTool calls: [{'name': 'clip', 'args': {'sensor_id': 'cam-1'}}]" }),
+      nat("TOOL_END", "clip", "t1", { input: "{'sensor_id': 'cam-1', 'start': 0}" }),
+    ];
+    expect(callsFromEvents(events(raw), { agentSelectedOnly: true }).calls.map((c) => c.params)).toEqual([{ sensor_id: "cam-1", start: 0 }]);
   });
 
   it("counts choices that no tool answered", () => {

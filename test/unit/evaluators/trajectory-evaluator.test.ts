@@ -60,9 +60,10 @@ describe("trajectory evaluator", () => {
     );
     expect(r).toMatchObject({ status: "scored", score: 0.9 });
     expect(unfenced(seen[0]!.messages[1]!.content)).toBe(
-      'T=- search_clips: find clips\n  parameters: {"properties":{"camera":{},"object":{}},"required":["camera","object"],"additionalProperties":false}\n- count_objects: (no description)\n  parameters: {"properties":{"clip_id":{}},"required":["clip_id"]}\n' +
+      'T=Tool 1: search_clips\nDescription: find clips\nParameters: {\n  "properties": {\n    "camera": {},\n    "object": {}\n  },\n  "required": [\n    "camera",\n    "object"\n  ],\n  "additionalProperties": false\n}\n\n' +
+        'Tool 2: count_objects\nDescription: \nParameters: {\n  "properties": {\n    "clip_id": {}\n  },\n  "required": [\n    "clip_id"\n  ]\n}\n' +
         "H=[turn_1] User: which camera?\n[turn_1] Assistant: cam-07\n" +
-        'A=Step 1 · Action: search_clips\nInput: {"camera":"cam-07"}\nObservation: 6 clips',
+        "A=Action: search_clips\nInput: {'camera': 'cam-07'}\nObservation: 6 clips",
     );
   });
 
