@@ -2,7 +2,7 @@
  * compat: vakra reproduces VAKRA's scorer item by item. Each case is a hand-made VAKRA-shaped
  * record written as JSON text (so `314328.0` stays what the file says), scored through the
  * engine's one entry point with the bundle's own responses, and checked against the value
- * VAKRA's rules give (../shared/docs/vakra-reference.md, "Measured semantics").
+ * VAKRA's rules give (README, "Differences from VAKRA"; every record is inline, nothing is read from outside the repository).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
