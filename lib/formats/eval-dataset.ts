@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { childPath, describeType, type DiagnosticSink } from "./diagnostic";
-import { readOutputFields, type AgentOutputDraft } from "./eval-outputs";
+import { readOutputFields, renameKeys, type AgentOutputDraft } from "./eval-outputs";
 import { readToolCalls, type ToolCallStep } from "./eval-tool-calls";
 import type { TrajectoryEvent } from "./eval-trajectory";
 
@@ -111,23 +111,13 @@ export interface DatasetKeys {
 
 export const DEFAULT_DATASET_KEYS: DatasetKeys = { question: "query", answer: "ground_truth", id: "id", generatedAnswer: "generated_answer", trajectory: "intermediate_steps" };
 
-/** A record with its configured keys renamed to the ones this reader knows. */
-function canonicalKeys(raw: Obj, keys: DatasetKeys): Obj {
-  if (keys.question === "query" && keys.answer === "ground_truth" && keys.id === "id" && keys.generatedAnswer === "generated_answer" && keys.trajectory === "intermediate_steps") return raw;
-  const out: Obj = { ...raw };
-  const move = (from: string, to: string) => {
-    if (from === to) return;
-    delete out[to];
-    if (from in raw) out[to] = raw[from];
-    delete out[from];
-  };
-  move(keys.id, "id");
-  move(keys.question, "query");
-  move(keys.answer, "ground_truth");
-  move(keys.generatedAnswer, "generated_answer");
-  move(keys.trajectory, "intermediate_steps");
-  return out;
-}
+const keyPairs = (k: DatasetKeys): [string, string][] => [
+  [k.id, "id"],
+  [k.question, "query"],
+  [k.answer, "ground_truth"],
+  [k.generatedAnswer, "generated_answer"],
+  [k.trajectory, "intermediate_steps"],
+];
 
 /**
  * Reads a dataset's parsed JSON (an array of entries) into item drafts, multi-turn entries
@@ -143,7 +133,7 @@ export function readEvalDataset(value: unknown, sink: DiagnosticSink, keys: Data
   const firstPath = new Map<string, string>();
   value.forEach((raw, record) => {
     const base = `$[${record}]`;
-    for (const d of readEntry(isObj(raw) ? canonicalKeys(raw, keys) : raw, sink, base, record, isObj(raw) ? raw : undefined)) {
+    for (const d of readEntry(isObj(raw) ? renameKeys(raw, keyPairs(keys)) : raw, sink, base, record, isObj(raw) ? raw : undefined)) {
       const prior = firstPath.get(d.id);
       if (prior !== undefined) {
         sink.error("duplicate_id", `id "${d.id}" appears twice (first at ${prior}); every item and expanded turn needs its own id`, { record, path: d.conversation ? d.path : childPath(d.path, "id") });

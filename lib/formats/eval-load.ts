@@ -11,6 +11,8 @@ import { DiagnosticSink, type Diagnostic } from "./diagnostic";
 import { readEvalDataset, stripAgentThinking, type DatasetKeys, type AgentOutput, type EvalItem, type HistoryTurn, type ItemDraft, type LoadedReport } from "./eval-dataset";
 import { readOutputsFile, type AgentOutputDraft, type ReportDraft } from "./eval-outputs";
 import { parseMarkdownReport } from "./eval-report-markdown";
+import { toolResultsByName } from "./eval-trajectory";
+import { compilePythonPattern } from "./python-regex";
 import { readJson } from "./read-json";
 
 export interface EvalLoadOptions {
@@ -97,13 +99,9 @@ export interface ReportStore {
  * and parsed from markdown.
  */
 export async function reportFromStore(store: ReportStore, answer: string, referencePath: string, show: (f: string) => string = (f) => f): Promise<LoadedReport> {
-  let re: RegExp;
-  try {
-    re = new RegExp(translatePythonPattern(store.pattern), "u");
-  } catch (err) {
-    return { ok: false, error: `report_url_pattern is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}`, source: "" };
-  }
-  const m = re.exec(answer);
+  const c = compilePythonPattern(store.pattern);
+  if (!c.ok) return { ok: false, error: `report_url_pattern is not a valid regular expression: ${c.error}`, source: "" };
+  const m = c.re.exec(answer);
   if (!m) return { ok: false, error: `No report URL found in response matching pattern: ${store.pattern}`, source: "" };
   const name = m[1] ?? m[0].split("/").at(-1) ?? "";
   const camera = /camera_\d+/.exec(referencePath)?.[0];
@@ -120,11 +118,6 @@ export async function reportFromStore(store: ReportStore, answer: string, refere
   if (text.trim() === "") return { ok: false, error: `Report not found in object store: ${rel}`, source: rel };
   const value = parseMarkdownReport(text);
   return { ok: true, value, source: show(file) };
-}
-
-/** Python's named groups in JavaScript's spelling. */
-function translatePythonPattern(p: string): string {
-  return p.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
 }
 
 /** Each turn sees the turns before it, with the agent's own answers. */
@@ -144,19 +137,9 @@ export function attachHistory(items: EvalItem[]): void {
       t.history = [...history];
       t.priorToolResults = { ...prior };
       history.push({ turnId: t.conversation!.turnId, query: t.query, answer: t.output?.answer != null ? stripAgentThinking(t.output.answer) : "" });
-      prior[t.conversation!.turnId] = topLevelToolResults(t);
+      prior[t.conversation!.turnId] = toolResultsByName(t.output?.events ?? [], t.output?.toolCalls ?? []);
     }
   }
-}
-
-/** A turn's tool outputs by tool name, from the agent's own (top-level) TOOL_END events or structured calls. */
-function topLevelToolResults(t: EvalItem): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  for (const e of t.output?.events ?? []) {
-    if (e.type === "TOOL_END" && e.output != null && (e.ancestorName === null || e.ancestorName === "<workflow>")) (out[e.name] ??= []).push(e.output);
-  }
-  for (const c of t.output?.toolCalls ?? []) if (c.output != null) (out[c.name] ??= []).push(c.output);
-  return out;
 }
 
 /** Where report files come from: the disk, or a submission bundle. */

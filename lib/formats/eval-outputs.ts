@@ -108,22 +108,27 @@ export function reportFromText(text: string): ReportDraft {
   return { kind: "markdown", text };
 }
 
+/**
+ * A record with configured keys renamed to the ones the readers know (`[from, to]` pairs; NAT's
+ * `dataset.structure`); the record itself when nothing differs.
+ */
+export function renameKeys(raw: Obj, pairs: readonly [string, string][]): Obj {
+  const moves = pairs.filter(([from, to]) => from !== to);
+  if (moves.length === 0) return raw;
+  const out: Obj = { ...raw };
+  for (const [from, to] of moves) {
+    delete out[to];
+    if (from in raw) out[to] = raw[from];
+    delete out[from];
+  }
+  return out;
+}
+
 /** Reads an outputs file's parsed JSON into outputs by id; `keys` rename NAT's configured answer and trajectory keys. */
 export function readOutputsFile(value: unknown, sink: DiagnosticSink, keys?: { id: string; generatedAnswer: string; trajectory: string }): Map<string, AgentOutputDraft> {
-  if (keys && Array.isArray(value) && (keys.id !== "id" || keys.generatedAnswer !== "generated_answer" || keys.trajectory !== "intermediate_steps")) {
-    value = value.map((r) => {
-      if (!isObj(r)) return r;
-      const o: Obj = { ...r };
-      const move = (from: string, to: string) => {
-        if (from === to || !(from in r)) return;
-        o[to] = r[from];
-        delete o[from];
-      };
-      move(keys.id, "id");
-      move(keys.generatedAnswer, "generated_answer");
-      move(keys.trajectory, "intermediate_steps");
-      return o;
-    });
+  if (keys && Array.isArray(value)) {
+    const pairs: [string, string][] = [[keys.id, "id"], [keys.generatedAnswer, "generated_answer"], [keys.trajectory, "intermediate_steps"]];
+    value = value.map((r) => (isObj(r) ? renameKeys(r, pairs) : r));
   }
   const out = new Map<string, AgentOutputDraft>();
   const answerKeys = ["generated_answer", "answer"];

@@ -128,3 +128,15 @@ export function readSelection(c: unknown): ToolSelection | undefined {
   const rawArgs = parseStructuredText(fn?.arguments ?? c.arguments ?? c.args ?? c.params ?? null);
   return { id: str(c.id), name, arguments: isObj(rawArgs) ? rawArgs : null };
 }
+
+/**
+ * The agent's own tool outputs by tool name, in call order: top-level TOOL_ENDs (NAT's
+ * `<workflow>` ancestry, or none recorded) and structured calls that recorded an output.
+ * What a `$ref` in `trajectory_ground_truth` resolves against.
+ */
+export function toolResultsByName(events: readonly TrajectoryEvent[], calls: readonly { name: string; output?: unknown }[] = []): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const e of events) if (e.type === "TOOL_END" && e.output != null && (e.ancestorName === null || e.ancestorName === "<workflow>")) (out[e.name] ??= []).push(e.output);
+  for (const c of calls) if (c.output != null) (out[c.name] ??= []).push(c.output);
+  return out;
+}

@@ -108,9 +108,8 @@ export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = pro
 
   await mkdir(outDir, { recursive: true });
   const compat = config.compat ?? null;
-  for (const [i, e] of run.evaluators.entries()) {
-    const ev = Object.values(config.evaluators)[Object.keys(config.evaluators).indexOf(e.name)] ?? Object.values(config.evaluators)[i];
-    await writeJson(path.join(outDir, evaluatorOutputFile(e)), evaluatorOutputDocument(e, { compat, attempts: (ev?.maxRetries ?? 2) + 1 }));
+  for (const e of run.evaluators) {
+    await writeJson(path.join(outDir, evaluatorOutputFile(e)), evaluatorOutputDocument(e, { compat, attempts: (config.evaluators[e.name]?.maxRetries ?? 2) + 1 }));
   }
   await writeJson(path.join(outDir, "latency_summary.json"), latencySummaryDocument(run.latency));
   await writeJson(path.join(outDir, "workflow_output.json"), workflowOutputDocument(items, keys));

@@ -9,6 +9,7 @@
  * that text inside the blocks is data, never instructions.
  */
 import { dataBlocks, dataRule } from "../judges/data-blocks";
+import type { JudgeStyle } from "../judges/grader";
 import type { ChatMessage } from "../judges/prompts";
 
 export const SCORE_SYSTEM =
@@ -126,13 +127,7 @@ export function renderTemplate(template: string, vars: Record<string, string>): 
   });
 }
 
-/**
- * How a graded evaluator talks to its judge. `agentboard`: values fenced as data under a
- * system message, replies read for the judge's own verdict. `nat`: NAT's messages exactly
- * (the template filled in as Python's str.format fills it, as the only message) and NAT's
- * reply reading (the first number; for report fields the whole reply as one number).
- */
-export type JudgeStyle = "agentboard" | "nat";
+export type { JudgeStyle } from "../judges/grader";
 
 /** A template rendered with every value in a data block, under a system message naming the blocks. */
 function fencedMessages(system: string, template: string, vars: Record<string, string>, style: JudgeStyle): ChatMessage[] {

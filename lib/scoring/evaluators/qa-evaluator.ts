@@ -7,7 +7,7 @@ import { stripAgentThinking } from "../../formats/eval-dataset";
 import { gradeSafely, type Grader } from "../judges/grader";
 import type { Evaluator } from "./evaluator";
 import { checkTemplate, DEFAULT_QA_TEMPLATE, scoreMessages, TEMPLATE_SPECS, type JudgeStyle } from "./prompts";
-import { withThinking } from "./thinking";
+import { withThinking } from "../judges/thinking";
 
 export interface QaEvaluatorOptions {
   name: string;

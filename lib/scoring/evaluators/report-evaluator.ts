@@ -11,7 +11,7 @@ import type { Evaluator } from "./evaluator";
 import type { Outcome } from "./result";
 import { checkTemplate, DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, TEMPLATE_SPECS, type JudgeStyle } from "./prompts";
 import { findFieldByPath, judgeFaults, scoreReportTree, type FieldScore } from "./report-tree";
-import { withThinking } from "./thinking";
+import { withThinking } from "../judges/thinking";
 
 export interface ReportEvaluatorOptions {
   name: string;

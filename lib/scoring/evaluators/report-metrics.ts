@@ -5,6 +5,7 @@
  * `non_empty`. Values that are not text are compared as Python's `str()` of them, as NAT does.
  */
 import { pythonStr } from "../../formats/python-str";
+import { compilePythonPattern } from "../../formats/python-regex";
 
 /** A field value as NAT compares it: absent and null as "", anything else Python's `str()` (3.0 is "3.0", true is "True"). */
 export function fieldText(v: unknown): string {
@@ -45,32 +46,13 @@ export function tokenF1(actual: string, reference: string): number {
 export type RegexOutcome = { ok: true; score: number } | { ok: false; error: string };
 
 /**
- * Whether the whole value matches the pattern (Python's `re.fullmatch`). Python's named
- * groups (`(?P<name>…)`, `(?P=name)`), `\A`/`\Z` and leading inline flags (`(?i)`, `(?s)`,
- * `(?m)`) are translated; a pattern JavaScript cannot run is `ok: false` with why (NAT
- * scores such a field 0).
+ * Whether the whole value matches the pattern (Python's `re.fullmatch`, see python-regex.ts);
+ * a pattern JavaScript cannot run is `ok: false` with why (NAT scores such a field 0).
  */
 export function regexFullMatch(actual: string, pattern: string): RegexOutcome {
-  let flags = "";
-  let body = pattern;
-  const inline = /^\(\?([aiLmsux]+)\)/.exec(body);
-  if (inline) {
-    if (/[Lx]/.test(inline[1]!)) return { ok: false, error: `invalid regular expression ${JSON.stringify(pattern)}: inline flag ${JSON.stringify(inline[0])} is not supported` };
-    flags = [...new Set(inline[1]!.replace(/[au]/g, ""))].join("");
-    body = body.slice(inline[0].length);
-  }
-  const js = body.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>").replace(/\\A/g, "^").replace(/\\Z/g, "$");
-  let re: RegExp;
-  try {
-    re = new RegExp(`^(?:${js})$`, `u${flags}`);
-  } catch {
-    try {
-      re = new RegExp(`^(?:${js})$`, flags);
-    } catch (err) {
-      return { ok: false, error: `invalid regular expression ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message.replace(/^Invalid regular expression: /, "") : String(err)}` };
-    }
-  }
-  return { ok: true, score: re.test(actual) ? 1 : 0 };
+  const c = compilePythonPattern(pattern, (source) => `^(?:${source})$`);
+  if (!c.ok) return { ok: false, error: `invalid regular expression ${JSON.stringify(pattern)}: ${c.error}` };
+  return { ok: true, score: c.re.test(actual) ? 1 : 0 };
 }
 
 export function nonEmpty(actual: string): number {

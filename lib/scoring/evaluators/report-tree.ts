@@ -15,7 +15,7 @@
  */
 import type { MetricNode } from "../../formats/eval-metrics";
 import { JsonNumber } from "../../formats/lossless-json";
-import { pythonJsonDumps } from "../../formats/python-str";
+import { pythonJsonDumps, pythonStr } from "../../formats/python-str";
 import { gradeSafely, type Grader } from "../judges/grader";
 import { discoveryMessages, scoreMessages, type JudgeStyle } from "./prompts";
 import { exactMatch, fieldText, nonEmpty, regexFullMatch, tokenF1 } from "./report-metrics";
@@ -106,10 +106,10 @@ type ValueScore = { score: number; reasoning: string } | { error: string; judgeF
 async function scoreValue(n: MetricNode, ref: unknown, act: unknown, opts: ReportTreeOptions): Promise<ValueScore> {
   const dicts = isObj(ref) || isObj(act);
   if (n.method === "llm_judge") {
-    const text = (v: unknown) => (isObj(v) ? pythonJsonDumps(v) : dicts ? fieldText(v ?? "None") : fieldText(v));
-    // NAT passes `None` through str() when only the other side is a section.
-    const a = dicts && (act === undefined || act === null) ? "None" : text(act);
-    const r = dicts && (ref === undefined || ref === null) ? "None" : text(ref);
+    // Sections go as JSON; beside a section, NAT's str() makes a missing value "None", elsewhere "".
+    const text = (v: unknown) => (isObj(v) ? pythonJsonDumps(v) : dicts ? pythonStr(v ?? null) : fieldText(v));
+    const a = text(act);
+    const r = text(ref);
     const name = n.path.split(".").at(-1) ?? n.path;
     const field_context = `\n\nField being evaluated: ${name}${n.description ? ` (${n.description})` : ""}`;
     const g = await gradeSafely(opts.judge, { kind: "report_field", style: opts.style, messages: scoreMessages(opts.fieldTemplate, { field_context, reference: r, actual: a }, opts.style), facts: { field: n.path, answer: a, reference: r } });

@@ -13,7 +13,7 @@
  */
 import { parsePythonLiteral, parseStructuredText } from "../../formats/eval-python-literal";
 import type { ToolCallStep } from "../../formats/eval-tool-calls";
-import type { TrajectoryEvent } from "../../formats/eval-trajectory";
+import { toolResultsByName, type TrajectoryEvent } from "../../formats/eval-trajectory";
 
 /** NAT's AgentAction as its output files show it. */
 export interface AgentAction {
@@ -71,7 +71,6 @@ export function callsFromEvents(events: readonly TrajectoryEvent[], opts: { agen
 
   const actions: [AgentAction, unknown][] = [];
   const calls: ToolCallStep[] = [];
-  const toolResults: Record<string, unknown[]> = {};
   let lastLlmOutput: unknown = "";
   let step = 0;
   for (const e of steps) {
@@ -79,7 +78,6 @@ export function callsFromEvents(events: readonly TrajectoryEvent[], opts: { agen
     if (e.type === "LLM_END") lastLlmOutput = e.output ?? "";
     const input = e.input === undefined || e.input === null ? "" : e.input;
     actions.push([{ tool: e.name, tool_input: input, log }, e.output ?? ""]);
-    if (e.type === "TOOL_END" && e.output !== undefined && e.output !== null && (e.ancestorName === null || e.ancestorName === "<workflow>")) (toolResults[e.name] ??= []).push(e.output);
     if (marksStep(e)) {
       step++;
       continue;
@@ -88,7 +86,7 @@ export function callsFromEvents(events: readonly TrajectoryEvent[], opts: { agen
     const isObject = typeof params === "object" && params !== null && !Array.isArray(params);
     calls.push({ step: Math.max(step, 1), name: e.name, params: isObject ? (params as Record<string, unknown>) : {}, ...(isObject ? {} : { rawParams: params }), ...(e.output !== undefined ? { output: e.output } : {}) });
   }
-  return { calls, actions, toolResults, droppedToolEnds: dropped, unansweredSelections: unanswered, notes };
+  return { calls, actions, toolResults: toolResultsByName(steps), droppedToolEnds: dropped, unansweredSelections: unanswered, notes };
 }
 
 /** A recorded tool input as parameters: a string is read as a Python literal where it is one. */

@@ -15,7 +15,8 @@ import { checkTemplate, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REF
 import type { Outcome } from "./result";
 import { checkCallsAgainstSchemas, formatToolSchemas, type ToolSchema } from "./tool-schemas";
 import { callsFromEvents, parseToolResult, type AgentAction, type CallExtraction } from "./trajectory-calls";
-import { withThinking } from "./thinking";
+import { withThinking } from "../judges/thinking";
+import { toolResultsByName } from "../../formats/eval-trajectory";
 import { pythonJsonDumps, pythonStr } from "../../formats/python-str";
 import { compareToolCalls, type TrajectoryComparison } from "./trajectory-compare";
 
@@ -52,7 +53,7 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
     async score(item): Promise<Outcome> {
       if (!item.output) return { status: "error", error: "no agent output for this item", reason: "no agent output for this item" };
       const extraction: CallExtraction | null = item.output.toolCalls
-        ? { calls: item.output.toolCalls, actions: item.output.toolCalls.map((c) => [{ tool: c.name, tool_input: c.rawParams ?? c.params, log: "" }, c.output ?? ""]), toolResults: resultsOf(item.output.toolCalls), droppedToolEnds: 0, unansweredSelections: 0, notes: [] }
+        ? { calls: item.output.toolCalls, actions: item.output.toolCalls.map((c) => [{ tool: c.name, tool_input: c.rawParams ?? c.params, log: "" }, c.output ?? ""]), toolResults: toolResultsByName([], item.output.toolCalls), droppedToolEnds: 0, unansweredSelections: 0, notes: [] }
         : item.output.events
           ? callsFromEvents(item.output.events, { agentSelectedOnly })
           : null;
@@ -118,13 +119,6 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
   }
 }
 
-/** Tool outputs by name from structured calls that recorded them. */
-function resultsOf(calls: readonly ToolCallStep[]): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  for (const c of calls) if (c.output !== undefined && c.output !== null) (out[c.name] ??= []).push(c.output);
-  return out;
-}
-
 /**
  * Reference calls with every `{"$ref": {tool, path, index?, turn?}}` parameter replaced by
  * the value it points at in the agent's own tool outputs (this turn's, or an earlier turn's);
@@ -149,11 +143,8 @@ function resolveRef(v: unknown, toolResults: Record<string, unknown[]>, priorTur
   if (index >= list.length) return v;
   let value = parseToolResult(list[index < 0 ? list.length + index : index]);
   for (const key of path) {
-    if (Array.isArray(value) && typeof key === "number" && Number.isInteger(key)) {
-      const i = key < 0 ? value.length + key : key;
-      if (i < 0 || i >= value.length) return v;
-      value = value[i];
-    } else if (typeof value === "string" && typeof key === "number" && Number.isInteger(key)) {
+    // Python indexing: lists and strings by (possibly negative) integers, dicts by keys.
+    if ((Array.isArray(value) || typeof value === "string") && typeof key === "number" && Number.isInteger(key)) {
       const i = key < 0 ? value.length + key : key;
       if (i < 0 || i >= value.length) return v;
       value = value[i];

@@ -11,8 +11,15 @@
  * `showGroundTruth`.
  */
 import type { AnswerValue } from "../../formats/dialogue";
-import type { JudgeStyle } from "../evaluators/prompts";
 import type { ChatMessage } from "./prompts";
+
+/**
+ * How a graded evaluator talks to its judge. `agentboard`: values fenced as data under a
+ * system message, replies read for the judge's own verdict. `nat`: NAT's messages exactly
+ * (the template filled in as Python's str.format fills it, as the only message) and NAT's
+ * reply reading (the first number; for report fields the whole reply as one number).
+ */
+export type JudgeStyle = "agentboard" | "nat";
 
 /** Graded requests: the evaluators' prompts, plus the texts a deterministic grader compares. */
 export interface PromptFacts {

@@ -12,7 +12,7 @@ import { createChatClient, type ChatClient, type ChatClientOptions } from "./cha
 import { cacheKey, createCachedGrading, sha256, type CachedGrade, type GradeCache } from "./grade-cache";
 import { dataContextOf } from "./data-blocks";
 import { JudgeAbortedError, JudgeUnavailableError, passFail, scored, unjudged, type Grade, type GradeRequest, type Grader } from "./grader";
-import { thinkingTag } from "../evaluators/thinking";
+import { thinkingTag } from "./thinking";
 import { parseDiscoveryReply, parseNatFloat, parseNatScore, parseScoreReply } from "./parse-score";
 import { parseVerdict } from "./parse-verdict";
 import { buildPrompt, type ChatMessage } from "./prompts";

@@ -8,7 +8,7 @@ import { parseEvalConfig } from "@/lib/formats/eval-config";
 import { parseMetricsYaml } from "@/lib/formats/eval-metrics";
 import { parseNatFloat, parseNatScore, parseScoreReply } from "@/lib/scoring/judges/parse-score";
 import { resolveRefs } from "@/lib/scoring/evaluators/trajectory-evaluator";
-import { thinkingTag } from "@/lib/scoring/evaluators/thinking";
+import { thinkingTag } from "@/lib/scoring/judges/thinking";
 
 describe("judge replies", () => {
   it("reads a lone decimal on the last line, as NAT's prompts ask for it", () => {

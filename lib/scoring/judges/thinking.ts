@@ -2,7 +2,7 @@
  * NAT's `llm_judge_reasoning`: the request says whether the judge should think, and the
  * grader that knows its model turns that into the model's own switch (a system tag).
  */
-import type { Grader, GradeRequest } from "../judges/grader";
+import type { Grader, GradeRequest } from "./grader";
 
 /** The grader, with every graded request marked thinking on or off. */
 export function withThinking(judge: Grader, thinking: boolean): Grader {
