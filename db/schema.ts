@@ -6,6 +6,7 @@
  */
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { StatusCounts } from "../lib/aggregate/aggregate";
+import type { CostSummary } from "../lib/aggregate/cost";
 import type { CachedGrade } from "../lib/scoring/judges/grade-cache";
 import type { RecordedJudge } from "../lib/scoring/judges/judge-settings";
 import type { FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName } from "../lib/scoring/item-result";
@@ -99,6 +100,8 @@ export const scoringRuns = sqliteTable(
     overallCiLow: real(),
     overallCiHigh: real(),
     complete: integer({ mode: "boolean" }),
+    /** Latency, tokens and dollars the bundle reported (not part of the score). */
+    cost: text({ mode: "json" }).$type<CostSummary>(),
     error: text(),
     createdAt: createdAt(),
     startedAt: integer({ mode: "timestamp_ms" }),

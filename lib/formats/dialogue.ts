@@ -1,5 +1,6 @@
 /** Normalised dialogue shapes, the same for predictions and ground truth once read. */
 import type { JsonNumber } from "./lossless-json";
+import type { Usage } from "./usage";
 
 /**
  * An answer as it appears in the file: a string, a number, or nested lists of them. A number
@@ -29,6 +30,8 @@ export interface PredictedDialogue {
   status: "success" | "error";
   error: string;
   durationS: number | null;
+  /** Tokens and cost the agent reported for this dialogue (`usage`), when it did. */
+  usage?: Usage | null;
   turns: Turn[];
 }
 

@@ -8,6 +8,7 @@ import { describeType, preview, type DiagnosticSink } from "./diagnostic";
 import type { AnswerValue, GroundTruthDialogue, PredictedDialogue, ToolCall, ToolPolicy, Turn } from "./dialogue";
 import { JsonNumber, numberValue, toPlainJson } from "./lossless-json";
 import { pythonStr } from "./python-str";
+import { readUsage } from "./usage";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -87,12 +88,14 @@ function readPrediction(raw: unknown, ctx: RecordCtx, opts: ReadOptions): Predic
   else if (duration !== undefined && Number.isFinite(duration) && duration >= 0) durationS = duration;
   else if (r.duration_s !== null) warn(ctx, "bad_duration", `${ctx.base}.duration_s`, `expected a non-negative number of seconds, found ${describeType(r.duration_s)}; ignored`);
 
+  const usage = readUsage(r.usage, `${ctx.base}.usage`, (w) => warn(ctx, "bad_usage", w.path, w.message));
+
   const turns = readTurns(r.output, ctx, "prediction");
   if (status === "success" && Array.isArray(r.output) && r.output.length === 0) {
     warn(ctx, "no_turns", `${ctx.base}.output`, `status is "success" but "output" holds no turns; the dialogue scores 0`);
   }
   if (!turns || ctx.sink.errorCount > before) return undefined;
-  return { uuid: head.uuid, domain: head.domain, status, error, durationS, turns };
+  return { uuid: head.uuid, domain: head.domain, status, error, durationS, usage, turns };
 }
 
 function readGroundTruth(raw: unknown, ctx: RecordCtx, opts: ReadOptions): GroundTruthDialogue | undefined {

@@ -1,4 +1,5 @@
 /** The results document of one scoring run (`results.json`). */
+import { summarizeCost, type CostSummary } from "../aggregate/cost";
 import { aggregate, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayMode } from "../replay/replay-port";
@@ -18,6 +19,8 @@ export interface ScoreResults {
   createdAt: string;
   overall: OverallScore;
   capabilities: Record<string, CapabilityScore & { label: string }>;
+  /** Latency, tokens and dollars as the bundle reports them; never part of a score. */
+  cost: CostSummary;
   items: ItemResult[];
 }
 
@@ -42,6 +45,7 @@ export function buildResults(
     createdAt: run.createdAt.toISOString(),
     overall: agg.overall,
     capabilities,
+    cost: summarizeCost(submission),
     items,
   };
 }

@@ -197,7 +197,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
         for (const [domain, d] of Object.entries(c.domains)) tx.insert(domainScores).values({ runId: run.id, capability, domain, score: d.score, nItems: d.nItems }).onConflictDoNothing().run();
       }
       tx.update(scoringRuns)
-        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, finishedAt: at })
+        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, finishedAt: at })
         .where(eq(scoringRuns.id, run.id))
         .run();
       tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id)).run();

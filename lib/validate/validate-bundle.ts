@@ -13,6 +13,7 @@ import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "
 import { mapLayout } from "./bundle-layout";
 import { resolveLimits, type ValidationLimits } from "./limits";
 import { checkMetadata } from "./metadata-checks";
+import { readUsage } from "../formats/usage";
 import { checkStringLimits } from "./string-limits";
 import { bundleFiles } from "./dataset-outputs";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
@@ -100,7 +101,11 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
     if (!named.has(file)) store.add({ severity: "warning", code: "ignored_file", file, message: "not an outputs file (<capability_dir>/<domain>.json) and no output's report_path names it; ignored" });
   }
 
-  if (layout.metadataPath) submission.metadata = await readMetadata(byPath.get(layout.metadataPath)!, new DiagnosticSink(layout.metadataPath, store), limits);
+  if (layout.metadataPath) {
+    const sink = new DiagnosticSink(layout.metadataPath, store);
+    submission.metadata = await readMetadata(byPath.get(layout.metadataPath)!, sink, limits);
+    readUsage(submission.metadata?.usage, "$.usage", (w) => sink.warn("bad_usage", w.message, { path: w.path }));
+  }
   if (layout.domainFiles.length === 0) {
     store.add({
       severity: "error",
