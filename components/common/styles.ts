@@ -21,3 +21,9 @@ export const secondaryButtonClass =
   "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-600 dark:hover:bg-slate-800";
 
 export const codeClass = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] dark:bg-slate-800";
+
+/** A switch between views (benchmarks, versions) as a row of links; `current` marks the one shown. */
+export const pillClass = (current: boolean) =>
+  `inline-block rounded-md border px-2 py-0.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 ${
+    current ? "border-sky-600 bg-sky-50 font-medium text-sky-900 dark:border-sky-500 dark:bg-sky-950 dark:text-sky-100" : "border-slate-300 hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
+  }`;

@@ -1,13 +1,15 @@
 /**
- * Entries side by side per capability (score, 95% interval, bar with whiskers) and, for every
- * entry after the first, the paired bootstrap difference against the first on the same items.
+ * Entries side by side, overall first and then per capability (score, 95% interval, bar with
+ * whiskers) and, for every entry after the first, the paired bootstrap difference against the
+ * first on the same items. A table from `md` up; on phones one card per row with the entries
+ * stacked, so every entry's score is on screen without scrolling sideways.
  */
-import type { Comparison, PairedComparison, ScoreCell } from "@/lib/queries/types";
+import type { Comparison, ComparedEntry, PairedComparison, ScoreCell } from "@/lib/queries/types";
 import { CiBar } from "@/components/common/ci-bar";
 import { formatInterval, formatScore, formatSigned } from "@/components/common/format";
-import { ScrollTable } from "@/components/common/scroll-table";
 import { tableClass, thClass } from "@/components/common/styles";
 import { Tag } from "@/components/common/state-badge";
+import { EntryName } from "./entry-name";
 
 /** The difference as "this entry minus the baseline" (the query reports baseline minus this entry). */
 export function PairedDiff({ d, baseline }: { d: PairedComparison; baseline: string }) {
@@ -38,50 +40,82 @@ function Cell({ cell }: { cell: ScoreCell | undefined }) {
   );
 }
 
+interface Row {
+  id: string;
+  label: string;
+}
+
+/** One entry's score on one row, with its paired difference from the baseline. */
+function Score({ comparison, row, entry, index }: { comparison: Comparison; row: Row; entry: ComparedEntry; index: number }) {
+  const base = comparison.entries[0]!;
+  const cell = row.id === "overall" ? entry.overall : entry.capabilities[row.id];
+  const d = index === 0 ? undefined : comparison.differences.find((x) => x.b === entry.id && x.scope === row.id);
+  return (
+    <>
+      <Cell cell={cell} />
+      {d ? <PairedDiff d={d} baseline={`#${base.id}`} /> : null}
+    </>
+  );
+}
+
 export function CapabilityComparison({ comparison }: { comparison: Comparison }) {
-  const { entries, benchmark, differences } = comparison;
+  const { entries, benchmark } = comparison;
   const base = entries[0];
   if (!base) return null;
-  const rows = [...benchmark.capabilities.map((c) => ({ id: c.id, label: c.label })), { id: "overall", label: "Overall" }];
+  const rows: Row[] = [{ id: "overall", label: "Overall" }, ...benchmark.capabilities.map((c) => ({ id: c.id, label: c.label }))];
+  const shade = (r: Row) => (r.id === "overall" ? "bg-slate-50 dark:bg-slate-900" : "");
   return (
-    <ScrollTable label="Capability comparison table">
-      <table className={`${tableClass} table-fixed`} style={{ minWidth: `${8 + entries.length * 11}rem` }}>
-        <caption className="sr-only">
-          Score and 95% confidence interval of each entry per capability; for entries after the first, the paired bootstrap difference from {base.agent} with its 95% interval.
-        </caption>
-        <thead className="border-b border-slate-300 text-sm dark:border-slate-700">
-          <tr>
-            <th scope="col" className={`${thClass} w-32 sm:w-44`}>
-              Capability
-            </th>
-            {entries.map((e, i) => (
-              <th key={e.id} scope="col" className={thClass}>
-                {e.agent} <span className="font-normal text-slate-500 dark:text-slate-400">#{e.id}</span>
-                {i === 0 ? <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">baseline</span> : null}
+    <>
+      <div className="hidden overflow-x-auto rounded-md border border-slate-200 md:block dark:border-slate-800">
+        <table className={`${tableClass} table-fixed`}>
+          <caption className="sr-only">
+            Overall and per-capability score with 95% confidence interval of each entry; for entries after the first, the paired bootstrap difference from {base.agent} with its 95% interval.
+          </caption>
+          <thead className="border-b border-slate-300 text-sm dark:border-slate-700">
+            <tr>
+              <th scope="col" className={`${thClass} w-44`}>
+                Capability
               </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className={`border-b border-slate-100 dark:border-slate-800/80 ${r.id === "overall" ? "bg-slate-50 dark:bg-slate-900" : ""}`}>
-              <th scope="row" className="px-3 py-3 text-left align-top text-sm font-medium">
-                {r.label}
-              </th>
-              {entries.map((e, i) => {
-                const cell = r.id === "overall" ? e.overall : e.capabilities[r.id];
-                const d = i === 0 ? undefined : differences.find((x) => x.b === e.id && x.scope === r.id);
-                return (
-                  <td key={e.id} className="px-3 py-3 align-top">
-                    <Cell cell={cell} />
-                    {d ? <PairedDiff d={d} baseline={`#${base.id}`} /> : null}
-                  </td>
-                );
-              })}
+              {entries.map((e, i) => (
+                <th key={e.id} scope="col" className={thClass}>
+                  <EntryName entry={e} baseline={i === 0} />
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollTable>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id} className={`border-b border-slate-100 dark:border-slate-800/80 ${shade(r)}`}>
+                <th scope="row" className="px-3 py-3 text-left align-top text-sm font-medium">
+                  {r.label}
+                </th>
+                {entries.map((e, i) => (
+                  <td key={e.id} className="px-3 py-3 align-top">
+                    <Score comparison={comparison} row={r} entry={e} index={i} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ul className="space-y-3 md:hidden" aria-label="Scores by capability">
+        {rows.map((r) => (
+          <li key={r.id} className={`rounded-md border border-slate-200 p-3 dark:border-slate-800 ${shade(r)}`}>
+            <h3 className="text-sm font-semibold">{r.label}</h3>
+            <ul className="mt-2 space-y-3">
+              {entries.map((e, i) => (
+                <li key={e.id} data-entry={e.id} data-row={r.id}>
+                  <p className="text-sm">
+                    <EntryName entry={e} baseline={i === 0} inline />
+                  </p>
+                  <Score comparison={comparison} row={r} entry={e} index={i} />
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

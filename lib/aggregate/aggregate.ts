@@ -60,11 +60,15 @@ export interface AggregateOptions {
 
 export type StatusCounts = Partial<Record<ItemStatus, number>>;
 
+/** The board's bootstrap: its seed and number of resamples (the paired comparison uses the same). */
+export const BOOTSTRAP_SEED = 20_260_522;
+export const BOOTSTRAP_ITERATIONS = 1000;
+
 const ERROR_STATUSES: ReadonlySet<ItemStatus> = new Set(["agent_error", "judge_error", "replay_error"]);
 
 export function aggregate(capabilityIds: readonly string[], submitted: ReadonlySet<string>, items: readonly ScoredItem[], opts: AggregateOptions = {}): Aggregate {
-  const iterations = opts.iterations ?? 1000;
-  const rng = createRng(opts.seed ?? 20_260_522);
+  const iterations = opts.iterations ?? BOOTSTRAP_ITERATIONS;
+  const rng = createRng(opts.seed ?? BOOTSTRAP_SEED);
   const byCap = new Map<string, ScoredItem[]>(capabilityIds.map((id) => [id, []]));
   for (const it of items) byCap.get(it.capability)?.push(it);
 
@@ -151,7 +155,7 @@ function bootstrap(w: Float64Array, s: Float64Array, iterations: number, rng: ()
 }
 
 /** The central 95% of the resampled values. */
-function percentileInterval(values: Float64Array): [number, number] {
+export function percentileInterval(values: Float64Array): [number, number] {
   if (values.length === 0) return [0, 0];
   const sorted = Float64Array.from(values).sort();
   const lo = sorted[Math.floor(0.025 * (sorted.length - 1))]!;

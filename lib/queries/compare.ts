@@ -1,52 +1,228 @@
-/** Two to four entries side by side, with a paired bootstrap against the first for each capability. */
-import { and, eq, inArray } from "drizzle-orm";
+/**
+ * Two to four entries of one benchmark version side by side. Each entry after the first is set
+ * against the first (the baseline) on the same items: a paired bootstrap per capability and
+ * overall, and item by item, the items one passed and the other did not (flips) with McNemar's
+ * exact test. Flips carry only ids, statuses and scores: nothing of the ground truth.
+ */
+import { and, desc, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
-import { pairedBootstrap, type PairedItem } from "../aggregate/paired-bootstrap";
+import { mcnemarExact } from "../aggregate/mcnemar";
+import { stratifiedPairedBootstrap, type PairedItem } from "../aggregate/paired-bootstrap";
 import type { BenchmarkSpec } from "../benchmark/spec";
-import { toInfo } from "./benchmark-info";
-import type { Comparison, ComparedEntry, PairedComparison } from "./types";
+import { itemKey } from "../scoring/item-result";
+import { outcomeOf } from "../scoring/outcome";
+import { findBenchmarkVersion, toInfo } from "./benchmark-info";
+import { getLeaderboard } from "./leaderboard";
+import { memoByDataVersion } from "./memo";
+import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
+import { prefixOf } from "./sql-prefix";
+import type { BenchmarkInfo, Comparison, ComparedEntry, FlipCounts, FlipFilters, FlipPage, FlipRow, FlipSide, FlipSummary, ItemRow, PairedComparison, PickableEntry, PickableGroup } from "./types";
 
-export function compareEntries(db: Db, ids: number[]): Comparison | { problem: string } {
-  const unique = [...new Set(ids)].slice(0, 4);
-  if (unique.length < 2) return { problem: "choose two to four entries to compare" };
-  const rows = db
-    .select({ sub: submissions, run: scoringRuns, version: benchmarkVersions, bench: benchmarks })
+/**
+ * An item passes with full marks (score 1); below 1 it lost points, the item table's word. Waterfall
+ * items score 0 or 1; evaluator scores are fractional, and 0.95 against 0.3 is no flip (both lost
+ * points): the paired bootstrap measures such differences.
+ */
+export const PASS_SCORE = 1;
+export const passes = (score: number): boolean => score >= PASS_SCORE - 1e-9;
+
+export const FLIP_PAGE_SIZE = 50;
+export const MAX_FLIP_PAGE_SIZE = 100;
+/** Entries compared at once. */
+export const MAX_COMPARED = 4;
+
+/** What a comparison reads of an item: its summary columns, never its stored result. */
+type SlimItem = Omit<ItemRow, "policy">;
+
+type EntryRow = ReturnType<typeof readEntries>[number];
+
+function readEntries(db: Db, ids: number[]) {
+  return db
+    .select({
+      id: submissions.id,
+      agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name),
+      state: submissions.state,
+      run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh },
+      version: { id: benchmarkVersions.id, version: benchmarkVersions.version, spec: benchmarkVersions.spec },
+      bench: { slug: benchmarks.slug, title: benchmarks.title },
+    })
     .from(submissions)
     .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
-    .where(inArray(submissions.id, unique))
+    .where(inArray(submissions.id, ids))
     .all();
-  if (rows.length !== unique.length) return { problem: `no scored entry with id ${unique.filter((id) => !rows.some((r) => r.sub.id === id)).join(", ")}` };
-  if (new Set(rows.map((r) => r.version.id)).size > 1) return { problem: "entries of different benchmark versions cannot be compared item by item" };
-  const ordered = unique.map((id) => rows.find((r) => r.sub.id === id)!);
-  const spec = ordered[0]!.version.spec as unknown as BenchmarkSpec;
+}
 
-  const entries: ComparedEntry[] = ordered.map(({ sub, run }) => {
-    const caps = db.select().from(capabilityScores).where(eq(capabilityScores.runId, run.id)).all();
-    const doms = db.select().from(domainScores).where(eq(domainScores.runId, run.id)).all();
+/** A run's items by key; a capability the entry did not submit scores 0 on every item, as on the board. */
+function runItems(db: Db, runId: number, submitted: ReadonlySet<string>): Map<string, SlimItem> {
+  const rows = db
+    .select({ capability: itemResults.capability, domain: itemResults.domain, uuid: itemResults.uuid, weight: itemResults.weight, score: itemResults.score, status: itemResults.status, stage: itemResults.stage })
+    .from(itemResults)
+    .where(eq(itemResults.runId, runId))
+    .all();
+  return new Map(rows.map((r) => [itemKey(r.capability, r.uuid), submitted.has(r.capability) ? r : { ...r, score: 0 }]));
+}
+
+function submittedOf(db: Db, runId: number): Set<string> {
+  return new Set(db.select({ capability: capabilityScores.capability, submitted: capabilityScores.submitted }).from(capabilityScores).where(eq(capabilityScores.runId, runId)).all().filter((c) => c.submitted).map((c) => c.capability));
+}
+
+/** Every item of either run, in one order: capability as the benchmark lists them, then domain, then id. */
+function pairedKeys(a: Map<string, SlimItem>, b: Map<string, SlimItem>, capabilityOrder: readonly string[]): { key: string; item: SlimItem }[] {
+  const rank = new Map(capabilityOrder.map((c, i) => [c, i]));
+  const all = new Map(a);
+  for (const [k, v] of b) if (!all.has(k)) all.set(k, v);
+  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return [...all]
+    .map(([key, item]) => ({ key, item }))
+    .sort((x, y) => (rank.get(x.item.capability) ?? Infinity) - (rank.get(y.item.capability) ?? Infinity) || cmp(x.item.capability, y.item.capability) || cmp(x.item.domain, y.item.domain) || cmp(x.item.uuid, y.item.uuid));
+}
+
+function side(item: SlimItem | undefined): FlipSide {
+  if (!item) return { score: 0, status: "missing", outcome: outcomeOf({ status: "missing", stage: "none" }).label, passed: false, stored: false };
+  return { score: item.score, status: item.status, outcome: outcomeOf(item).label, passed: passes(item.score), stored: true };
+}
+
+function flipCounts(pairs: { a: boolean; b: boolean }[]): FlipCounts {
+  const c = { both: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  for (const p of pairs) c[p.a ? (p.b ? "both" : "aOnly") : p.b ? "bOnly" : "neither"]++;
+  return { ...c, pValue: mcnemarExact(c.aOnly, c.bOnly).pValue };
+}
+
+/** The scores, intervals, paired bootstraps and flip counts: memoised until the data changes, as the bootstrap is the costly part. */
+function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec): Omit<Comparison, "benchmark" | "flipPage"> {
+  const capabilityIds = spec.capabilities.map((c) => c.id);
+  const items = ordered.map((e) => runItems(db, e.run.id, submittedOf(db, e.run.id)));
+  const entries: ComparedEntry[] = ordered.map((e) => {
+    const caps = db.select().from(capabilityScores).where(eq(capabilityScores.runId, e.run.id)).all();
     const domains: ComparedEntry["domains"] = {};
-    for (const d of doms) (domains[d.capability] ??= {})[d.domain] = d.score;
+    for (const d of db.select().from(domainScores).where(eq(domainScores.runId, e.run.id)).all()) (domains[d.capability] ??= {})[d.domain] = d.score;
     return {
-      id: sub.id,
-      agent: sub.agentName,
-      overall: { score: run.overallScore ?? 0, ciLow: run.overallCiLow ?? 0, ciHigh: run.overallCiHigh ?? 0, submitted: true },
+      id: e.id,
+      agent: createClipper().prefix(e.agent),
+      state: e.state,
+      overall: { score: e.run.overallScore ?? 0, ciLow: e.run.overallCiLow ?? 0, ciHigh: e.run.overallCiHigh ?? 0, submitted: true },
       capabilities: Object.fromEntries(caps.map((c) => [c.capability, { score: c.score, ciLow: c.ciLow, ciHigh: c.ciHigh, submitted: c.submitted }])),
       domains,
     };
   });
 
-  const itemsOf = (runId: number) =>
-    new Map(db.select({ capability: itemResults.capability, uuid: itemResults.uuid, weight: itemResults.weight, score: itemResults.score }).from(itemResults).where(and(eq(itemResults.runId, runId))).all().map((i) => [`${i.capability}\0${i.uuid}`, i]));
-  const base = itemsOf(ordered[0]!.run.id);
   const differences: PairedComparison[] = [];
-  for (const other of ordered.slice(1)) {
-    const items = itemsOf(other.run.id);
-    const pairs = (capability?: string): PairedItem[] =>
-      [...base.values()].filter((i) => !capability || i.capability === capability).map((i) => ({ weight: i.weight, a: i.score, b: items.get(`${i.capability}\0${i.uuid}`)?.score ?? 0 }));
-    for (const c of spec.capabilities) differences.push({ a: ordered[0]!.sub.id, b: other.sub.id, scope: c.id, ...pairedBootstrap(pairs(c.id)) });
+  const flips: FlipSummary[] = [];
+  const base = items[0]!;
+  ordered.slice(1).forEach((other, i) => {
+    const mine = items[i + 1]!;
+    const strata = new Map<string, PairedItem[]>(capabilityIds.map((c) => [c, []]));
+    const outcomes = new Map<string, { a: boolean; b: boolean }[]>(capabilityIds.map((c) => [c, []]));
+    for (const { key, item } of pairedKeys(base, mine, capabilityIds)) {
+      const a = base.get(key);
+      const b = mine.get(key);
+      strata.get(item.capability)?.push({ weight: item.weight, a: a?.score ?? 0, b: b?.score ?? 0 });
+      outcomes.get(item.capability)?.push({ a: passes(a?.score ?? 0), b: passes(b?.score ?? 0) });
+    }
+    const boot = stratifiedPairedBootstrap(capabilityIds.map((id) => ({ id, items: strata.get(id)! })));
+    const pair = { a: ordered[0]!.id, b: other.id };
+    for (const id of capabilityIds) differences.push({ ...pair, scope: id, ...boot.strata[id]! });
+    differences.push({ ...pair, scope: "overall", ...boot.overall });
+    flips.push({ ...pair, capabilities: Object.fromEntries(capabilityIds.map((id) => [id, flipCounts(outcomes.get(id)!)])), overall: flipCounts([...outcomes.values()].flat()) });
+  });
+  const domains = [...new Set(entries.flatMap((e) => Object.values(e.domains).flatMap((d) => Object.keys(d))))].sort();
+  return { entries, differences, domains, flips };
+}
+
+/** One page of the items the baseline and one other entry disagree on (one passed, the other did not). */
+function flipPage(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, filters: FlipFilters): FlipPage {
+  const a = ordered[0]!;
+  const b = ordered.slice(1).find((e) => e.id === filters.entry) ?? ordered[1]!;
+  const capabilityIds = spec.capabilities.map((c) => c.id);
+  const capability = filters.capability && capabilityIds.includes(filters.capability) ? filters.capability : undefined;
+  const domain = filters.domain || undefined;
+  const passed = filters.passed === a.id || filters.passed === b.id ? filters.passed : undefined;
+  const pageSize = Math.min(MAX_FLIP_PAGE_SIZE, Math.max(1, Math.trunc(filters.pageSize ?? FLIP_PAGE_SIZE)));
+  const aItems = runItems(db, a.run.id, submittedOf(db, a.run.id));
+  const bItems = runItems(db, b.run.id, submittedOf(db, b.run.id));
+  const matching: FlipRow[] = [];
+  for (const { key, item } of pairedKeys(aItems, bItems, capabilityIds)) {
+    if ((capability && item.capability !== capability) || (domain && item.domain !== domain)) continue;
+    const sa = side(aItems.get(key));
+    const sb = side(bItems.get(key));
+    if (sa.passed === sb.passed) continue;
+    if (passed !== undefined && (passed === a.id) !== sa.passed) continue;
+    matching.push({ capability: item.capability, domain: item.domain, uuid: item.uuid, a: sa, b: sb });
   }
-  const domainNames = [...new Set(entries.flatMap((e) => Object.values(e.domains).flatMap((d) => Object.keys(d))))].sort();
-  return { benchmark: toInfo(ordered[0]!.bench.slug, spec, [ordered[0]!.version.version]), entries, differences, domains: domainNames };
+  const pages = Math.max(1, Math.ceil(matching.length / pageSize));
+  const page = Math.min(pages, Math.max(1, Math.trunc(filters.page ?? 1)));
+  return {
+    a: a.id,
+    b: b.id,
+    rows: matching.slice((page - 1) * pageSize, page * pageSize),
+    total: matching.length,
+    page,
+    pageSize,
+    filters: { capability, domain, passed },
+  };
+}
+
+const versionName = (e: EntryRow) => `${e.bench.title} v${e.version.version}`;
+
+export function compareEntries(db: Db, ids: number[], flipFilters: FlipFilters = {}): Comparison | { problem: string } {
+  const unique = [...new Set(ids)].slice(0, MAX_COMPARED);
+  if (unique.length < 2) return { problem: "choose two to four entries to compare" };
+  const rows = readEntries(db, unique);
+  if (rows.length !== unique.length) return { problem: `no scored entry with id ${unique.filter((id) => !rows.some((r) => r.id === id)).join(", ")}` };
+  const ordered = unique.map((id) => rows.find((r) => r.id === id)!);
+  if (new Set(ordered.map((r) => r.version.id)).size > 1) {
+    const which = ordered.map((e) => `#${e.id} is on ${versionName(e)}`).join(", ");
+    return { problem: `entries of different benchmarks or versions cannot be compared item by item (${which}); choose entries of one version` };
+  }
+  const first = ordered[0]!;
+  const spec = first.version.spec as unknown as BenchmarkSpec;
+  const benchmark: BenchmarkInfo = toInfo(first.bench.slug, spec, [first.version.version]);
+  const summary = memoByDataVersion(db, `compare\0${ordered.map((e) => `${e.id}:${e.run.id}`).join(",")}`, () => summarize(db, ordered, spec));
+  return { benchmark, ...summary, flipPage: flipPage(db, ordered, spec, flipFilters) };
+}
+
+/** Agent names and benchmarks of entries with a scored run, in the order given (for titles and the picker). */
+export function comparedHeadlines(db: Db, ids: number[]): { id: number; agent: string; state: string; benchmark: string }[] {
+  const unique = [...new Set(ids)].slice(0, MAX_COMPARED);
+  if (unique.length === 0) return [];
+  const rows = readEntries(db, unique);
+  const clip = createClipper();
+  return unique.flatMap((id) => {
+    const r = rows.find((x) => x.id === id);
+    return r ? [{ id, agent: clip.prefix(r.agent), state: r.state, benchmark: r.bench.slug }] : [];
+  });
+}
+
+/** Entries not published, shown to maintainers in the picker, at most. */
+export const MAX_UNPUBLISHED_PICKABLE = 200;
+
+/**
+ * The entries of one benchmark (the default when `slug` is omitted or unknown) the viewer may
+ * compare, by version, newest first: published ones in rank order, and for maintainers the
+ * other scored ones after them.
+ */
+export function pickableEntries(db: Db, slug: string | undefined, opts: { maintainer: boolean }): { slug: string; title: string; groups: PickableGroup[] } | null {
+  const found = (slug ? findBenchmarkVersion(db, slug) : undefined) ?? findBenchmarkVersion(db);
+  if (!found) return null;
+  const versions = db.select({ id: benchmarkVersions.id, version: benchmarkVersions.version }).from(benchmarkVersions).where(eq(benchmarkVersions.benchmarkId, found.benchmark.id)).orderBy(desc(benchmarkVersions.id)).all();
+  const clip = createClipper();
+  const groups = versions.map((v): PickableGroup => {
+    const published: PickableEntry[] = (getLeaderboard(db, { benchmark: found.benchmark.slug, version: v.version })?.entries ?? []).map((e) => ({ id: e.id, agent: clip.name(e.agent), state: "published", overall: e.overall.score, rank: e.rank }));
+    const others: PickableEntry[] = opts.maintainer
+      ? db
+          .select({ id: submissions.id, agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name), state: submissions.state, overall: scoringRuns.overallScore })
+          .from(submissions)
+          .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
+          .where(and(eq(submissions.benchmarkVersionId, v.id), ne(submissions.state, "published"), isNotNull(submissions.currentRunId)))
+          .orderBy(desc(submissions.id))
+          .limit(MAX_UNPUBLISHED_PICKABLE)
+          .all()
+          .map((r) => ({ id: r.id, agent: clip.prefix(r.agent), state: r.state, overall: r.overall ?? 0, rank: null }))
+      : [];
+    return { version: v.version, entries: [...published, ...others] };
+  });
+  return { slug: found.benchmark.slug, title: found.benchmark.title, groups };
 }

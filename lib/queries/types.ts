@@ -251,15 +251,20 @@ export interface ChangelogRow {
 export interface ComparedEntry {
   id: number;
   agent: string;
+  /** The submission's state: maintainers may compare entries that are not published. */
+  state: string;
   overall: ScoreCell;
   capabilities: Record<string, ScoreCell>;
   domains: Record<string, Record<string, number>>;
 }
 
 export interface PairedComparison {
+  /** The baseline (the first entry). */
   a: number;
   b: number;
+  /** A capability id, or `overall`. */
   scope: string;
+  /** Points: A minus B, on the same items. */
   diff: number;
   ciLow: number;
   ciHigh: number;
@@ -267,10 +272,88 @@ export interface PairedComparison {
   nItems: number;
 }
 
+/** Items by outcome in two entries, where an item passes with full marks (score 1); McNemar's exact test on the discordant ones. */
+export interface FlipCounts {
+  both: number;
+  aOnly: number;
+  bOnly: number;
+  neither: number;
+  /** Two-sided exact McNemar p-value on aOnly vs bOnly. */
+  pValue: number;
+}
+
+/** Entry B against the baseline A, item by item. */
+export interface FlipSummary {
+  a: number;
+  b: number;
+  capabilities: Record<string, FlipCounts>;
+  overall: FlipCounts;
+}
+
+/** One entry's result on a flipped item: only ids, statuses and scores, all public. */
+export interface FlipSide {
+  score: number;
+  status: ItemStatus;
+  /** The outcome's label in the board's vocabulary (lib/scoring/outcome.ts). */
+  outcome: string;
+  passed: boolean;
+  /** False when the run holds no result for the item at all (it counts as missing). */
+  stored: boolean;
+}
+
+export interface FlipRow {
+  capability: string;
+  domain: string;
+  uuid: string;
+  a: FlipSide;
+  b: FlipSide;
+}
+
+export interface FlipFilters {
+  /** Which entry is set against the baseline (default: the second). */
+  entry?: number;
+  capability?: string;
+  domain?: string;
+  /** Only the flips this entry passed. */
+  passed?: number;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface FlipPage {
+  a: number;
+  b: number;
+  rows: FlipRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+  filters: Pick<FlipFilters, "capability" | "domain" | "passed">;
+}
+
 export interface Comparison {
   benchmark: BenchmarkInfo;
   entries: ComparedEntry[];
-  /** Each entry against the first, per capability (and `overall`). */
+  /** Each entry against the first, per capability and `overall`. */
   differences: PairedComparison[];
   domains: string[];
+  /** Each entry against the first, item by item. */
+  flips: FlipSummary[];
+  /** One page of the flipped items of one pair. */
+  flipPage: FlipPage;
+}
+
+/** An entry the compare page's picker offers. */
+export interface PickableEntry {
+  id: number;
+  agent: string;
+  state: string;
+  overall: number;
+  /** Official rank on its board; null for an entry that is not published. */
+  rank: number | null;
+}
+
+/** The entries of one benchmark version a viewer may compare. */
+export interface PickableGroup {
+  version: string;
+  entries: PickableEntry[];
 }

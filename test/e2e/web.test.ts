@@ -174,6 +174,10 @@ describe("entries", () => {
     expect(text).toContain("oracle");
     expect(text).toContain("fabricator");
     expect(text).toMatch(/significant/);
+    // The overall row is tested too, and the items one passed and the other did not are listed.
+    expect(text).toMatch(new RegExp(`Overall.*−\\d+\\.\\d vs #${ids[0]} \\[.+?\\] significant`, "s"));
+    expect(text).toMatch(/Per-item flips.*All items/s);
+    expect(await page.locator("#flips tbody tr[data-flip]").count()).toBeGreaterThan(0);
     await screenshot(page, "compare");
   });
 
