@@ -7,6 +7,9 @@ import type { Statement } from "better-sqlite3";
 import type { Db } from "../../db/client";
 
 const statements = new WeakMap<Db, Statement>();
+/** Each database connection's own key space: two databases in one process never share an entry. */
+const dbIds = new WeakMap<Db, number>();
+let nextDbId = 0;
 const memo = new Map<string, { version: string; value: unknown }>();
 /** Memoised keys, at most; the least recently used goes first (one at a time, so a flood of new keys cannot empty it). */
 export const MEMO_MAX_KEYS = 1000;
@@ -20,8 +23,11 @@ export function dataVersion(db: Db): string {
   return (st.get() as { v: string }).v;
 }
 
-export function memoByDataVersion<T>(db: Db, key: string, compute: () => T): T {
+export function memoByDataVersion<T>(db: Db, name: string, compute: () => T): T {
   const version = dataVersion(db);
+  let dbId = dbIds.get(db);
+  if (dbId === undefined) dbIds.set(db, (dbId = nextDbId++));
+  const key = `${dbId}\0${name}`;
   const hit = memo.get(key);
   if (hit && hit.version === version) {
     memo.delete(key);

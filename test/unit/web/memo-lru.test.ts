@@ -24,4 +24,12 @@ describe("memoByDataVersion", () => {
     memoByDataVersion(db, "cold", () => ++computed);
     expect(computed).toBe(2);
   });
+
+  it("never serves one database's value for another at the same data version", () => {
+    const a = openDatabase(":memory:");
+    const b = openDatabase(":memory:");
+    expect(memoByDataVersion(a, "board", () => "a")).toBe("a");
+    expect(memoByDataVersion(b, "board", () => "b")).toBe("b");
+    expect(memoByDataVersion(a, "board", () => "a again")).toBe("a");
+  });
 });
