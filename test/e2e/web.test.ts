@@ -16,7 +16,8 @@ import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
-import { getItem, getSubmission, listItems } from "@/lib/queries/submission";
+import { getItem, getSubmission } from "@/lib/queries/submission";
+import { listItems } from "@/lib/queries/item-list";
 import { quotes, secretsOf } from "../helpers/private-values";
 import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
 
