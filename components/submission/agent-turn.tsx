@@ -35,10 +35,10 @@ export function AgentTurn({ item, replayed }: { item: ItemDetail; replayed: bool
   if (!stored) {
     const o = outcomeOf(item);
     // Missing items, agent and replay errors, and a missing turn have no turn of the agent's to show: say what happened.
-    if (o.term.countsAs === "0") {
+    if (o.term.countsAs === "0" || o.term.id === "missing_turn") {
       return (
         <p className="text-sm">
-          <span className="font-medium">{o.term.label}:</span> {o.term.meaning} {item.reason ? <>Recorded reason: {item.reason}. </> : null}It counts 0.
+          <span className="font-medium">{o.term.label}:</span> {o.term.meaning} {item.reason ? <>Recorded reason: {item.reason}. </> : null}It counts {o.counts}.
         </p>
       );
     }

@@ -5,7 +5,7 @@
  */
 import type { ItemStage, ItemStatus } from "./item-result";
 
-/** A status other than `scored`, a deciding stage or evaluator, or `missing_turn` (scored, nothing to decide). */
+/** A status other than `scored`, a deciding stage or evaluator, or `missing_turn` (scored, but its last turn had no prediction). */
 export type OutcomeId = Exclude<ItemStatus, "scored"> | Exclude<ItemStage, "none"> | "missing_turn";
 
 export interface OutcomeTerm {
@@ -31,7 +31,7 @@ const TERMS: Record<OutcomeId, TermText> = {
   agent_error: zero("Agent error", ["agent error", "agent errors"], 'The agent reported an error (its record\'s status is "error"), or its output lacks what the evaluator scores.'),
   replay_error: zero("Replay error", ["replay error", "replay errors"], "The benchmark's environment failed while replaying the agent's tool calls; the entry waits for a rescore before it can be published."),
   judge_error: zero("Judge error", ["judge error", "judge errors"], "The judge (or evaluator) gave no usable verdict after its retries; the entry waits for a rescore before it can be published."),
-  missing_turn: zero("Missing turn", ["missing turn", "missing turns"], "The prediction has no turn to pair with the scored ground-truth turn."),
+  missing_turn: { ...counted("Missing turn", "the missing turn", "The prediction has no turn to pair with the last scored ground-truth turn, which scores 0 (with `scoredTurns: all` the item scores the mean of its turns)."), noun: ["missing turn", "missing turns"] },
   policy: counted("Policy", "policy", "Decided by the policy stage: the agent used a tool the item's policy forbids (scores 0)."),
   exact: counted("Exact tool response", "exact tool response", "Decided by the exact stage: the agent's tool responses hold every ground-truth response."),
   correctness: counted("Correctness", "correctness", "Decided by the correctness judge: the answer is not the reference answer (scores 0)."),
