@@ -7,8 +7,7 @@
 import type { Db } from "../../db/client";
 import { OUTCOME_IDS, outcomeIdOf, type OutcomeId } from "../scoring/outcome";
 import type { ItemStage, ItemStatus } from "../scoring/item-result";
-import type { PolicyOutcome } from "../scoring/verdict";
-import type { ItemFilters, ItemPage, ItemPosition, ItemRow, ItemSortKey, SortDir } from "./types";
+import type { ItemFilters, ItemPage, ItemPosition, ItemRow, ItemSortKey, ItemSummary, SortDir } from "./types";
 
 /** A stored item result longer than this (characters of JSON) is not parsed for a page: 32 Mi. */
 export const MAX_ITEM_RESULT_CHARS = 32 * 1024 * 1024;
@@ -78,21 +77,7 @@ function cut(v: unknown, chars: number): string {
   return s.length > chars ? `${s.slice(0, chars)}…` : s;
 }
 
-interface RawRow {
-  capability: string;
-  domain: string;
-  uuid: string;
-  weight: number;
-  score: number;
-  status: ItemStatus;
-  stage: ItemStage;
-  policy: PolicyOutcome | null;
-  question: unknown;
-  answer: unknown;
-  reason: unknown;
-  detail: unknown;
-  large: number;
-}
+type RawRow = ItemSummary & { question: unknown; answer: unknown; reason: unknown; detail: unknown; large: number };
 
 export function listItems(db: Db, runId: number, filters: ItemFilters = {}, opts: { showGroundTruth?: boolean } = {}): ItemPage {
   const pageSize = clampPageSize(filters.pageSize);
@@ -108,19 +93,12 @@ export function listItems(db: Db, runId: number, filters: ItemFilters = {}, opts
        FROM item_results WHERE ${where.sql} ORDER BY ${orderBy(filters)} LIMIT ? OFFSET ?`,
     )
     .all(...where.params, pageSize, (page - 1) * pageSize) as RawRow[];
-  const rows: ItemRow[] = raw.map((r) => ({
-    capability: r.capability,
-    domain: r.domain,
-    uuid: r.uuid,
-    weight: r.weight,
-    score: r.score,
-    status: r.status,
-    stage: r.stage,
-    policy: r.policy,
-    question: cut(r.question, ITEM_TEXT_CHARS.question),
-    answer: cut(r.answer, ITEM_TEXT_CHARS.answer),
-    reason: r.large ? "This item's stored result is too large to show here." : cut(r.reason, ITEM_TEXT_CHARS.reason),
-    detail: opts.showGroundTruth ? cut(r.detail, ITEM_TEXT_CHARS.detail) || null : null,
+  const rows: ItemRow[] = raw.map(({ question, answer, reason, detail, large, ...summary }) => ({
+    ...summary,
+    question: cut(question, ITEM_TEXT_CHARS.question),
+    answer: cut(answer, ITEM_TEXT_CHARS.answer),
+    reason: large ? "This item's stored result is too large to show here." : cut(reason, ITEM_TEXT_CHARS.reason),
+    detail: opts.showGroundTruth ? cut(detail, ITEM_TEXT_CHARS.detail) || null : null,
   }));
   return { rows, total, page, pageSize, facets: facets(db, runId) };
 }

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
-import type { CallPairing } from "../scoring/evaluators/trajectory-compare";
+import type { CallPairing, TrajectoryComparison } from "../scoring/evaluators/trajectory-compare";
 import type { FunnelBucket, TrajectoryDiagnostic } from "../scoring/item-result";
 import { MAX_ITEM_RESULT_CHARS } from "./item-list";
 import { publicSourceRef, redactPaths } from "./redact-paths";
@@ -301,11 +301,19 @@ function trajectoryView(t: TrajectoryDiagnostic, open: boolean): TrajectoryView 
   return { ...numbers, summary: open ? summary : null, calls, notMade: notMade.length };
 }
 
+/** The trajectory evaluator's comparison (its evidence) as a diagnostic, so its calls are split and shown like the waterfall's. */
+function comparisonDiagnostic(c: unknown): TrajectoryDiagnostic | null {
+  if (!c || typeof c !== "object" || !Array.isArray((c as TrajectoryComparison).pairs)) return null;
+  const { score, toolNames, params, order, exact, summary, pairs } = c as TrajectoryComparison;
+  const num = (x: unknown) => (typeof x === "number" ? x : null);
+  return { score: num(score) ?? 0, toolNamesF1: num(toolNames?.f1) ?? 0, paramsF1: num(params?.f1), order: num(order?.score), exact: exact === true, summary: String(summary ?? ""), pairs };
+}
+
 function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDetail {
   const r = row.result;
   const scored = r.trace?.at(-1);
   const evaluation = r.scorer !== "waterfall" ? r.evaluation : null;
-  const trajectory = r.scorer === "waterfall" ? r.trajectory : null;
+  const trajectory = r.scorer === "waterfall" ? r.trajectory : comparisonDiagnostic(evaluation?.details?.comparison);
   return {
     capability: row.capability,
     domain: row.domain,

@@ -92,6 +92,12 @@ describe("the NVIDIA-style demo on the leaderboard", () => {
     const turn = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: true })!;
     expect(turn.calls.length).toBeGreaterThan(0);
     expect(turn.evaluation?.kind).toBe("trajectory");
+    // The evaluator's comparison is shown call by call, the expected side only where the ground truth is public.
+    expect(turn.trajectory!.calls!.length).toBeGreaterThan(0);
+    expect(turn.trajectory!.calls!.some((c) => c.call !== null && c.expected !== null)).toBe(true);
+    const closed = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: false })!;
+    expect(closed.trajectory!.calls!.map((c) => c.call?.name)).toEqual(turn.trajectory!.calls!.filter((c) => c.call).map((c) => c.call!.name));
+    expect(closed.trajectory!.calls!.every((c) => c.expected === null)).toBe(true);
   });
 });
 

@@ -138,7 +138,11 @@ export default async function ItemPage({ params, searchParams }: Props) {
         </Section>
       )}
       {item.trajectory ? (
-        <Section id="trajectory" title="Trajectory diagnostic" description="This turn's tool calls against the ground truth's, compared deterministically, call by call; not part of the score.">
+        <Section
+          id="trajectory"
+          title={evaluated ? "Tool calls compared" : "Trajectory diagnostic"}
+          description={evaluated ? "The agent's tool calls against the reference calls, call by call: the comparison the trajectory evaluator scored." : "This turn's tool calls against the ground truth's, compared deterministically, call by call; not part of the score."}
+        >
           <TrajectoryItem t={item.trajectory} />
         </Section>
       ) : null}
