@@ -134,7 +134,11 @@ export default async function ItemPage({ params, searchParams }: Props) {
         </Section>
       ) : (
         <Section id="verdicts" title="Waterfall verdicts" description="Each stage in the order it ran; a stage that did not need to run says why it was skipped.">
-          <VerdictList verdicts={item.verdicts} />
+          {item.verdicts.length === 0 && outcome.term.countsAs === "0" ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">No stage ran: an item with the outcome {outcome.term.label.toLowerCase()} counts 0 without being judged.</p>
+          ) : (
+            <VerdictList verdicts={item.verdicts} />
+          )}
         </Section>
       )}
       {item.trajectory ? (
