@@ -1,6 +1,7 @@
 /** The agent's scored turn: query, answer, tool calls and the responses the replay produced (waterfall items only). */
 import type { ItemDetail, ItemGroundTruth } from "@/lib/queries/types";
 import { JsonBlock } from "@/components/common/json-block";
+import { outcomeOf } from "@/lib/scoring/outcome";
 import { codeClass } from "@/components/common/styles";
 
 function ToolCalls({ calls, label }: { calls: ItemDetail["calls"]; label: string }) {
@@ -32,9 +33,18 @@ function More({ shown, total, noun }: { shown: number; total: number | undefined
 export function AgentTurn({ item, replayed }: { item: ItemDetail; replayed: boolean }) {
   const stored = item.query !== "" || item.answer !== null || item.calls.length > 0;
   if (!stored) {
+    const o = outcomeOf(item);
+    // Missing items, agent and replay errors, and a missing turn have no turn of the agent's to show: say what happened.
+    if (o.term.countsAs === "0" || o.term.id === "missing_turn") {
+      return (
+        <p className="text-sm">
+          <span className="font-medium">{o.term.label}:</span> {o.term.meaning} {item.reason ? <>Recorded reason: {item.reason}. </> : null}It counts {o.counts}.
+        </p>
+      );
+    }
     return (
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        The agent&apos;s turn was not stored with this run&apos;s results, so only the verdicts are shown. Runs scored later keep the turn and the replayed responses.
+        The agent&apos;s turn was not stored with this run&apos;s results, so only the verdicts are shown. A rescore keeps the turn and the replayed responses.
       </p>
     );
   }

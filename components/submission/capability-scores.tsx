@@ -2,13 +2,19 @@
 import type { SubmissionDetail } from "@/lib/queries/types";
 import { CiBar } from "@/components/common/ci-bar";
 import { formatInterval, formatScore } from "@/components/common/format";
+import { countLabel, statusCountParts } from "@/lib/scoring/outcome";
 
 type Cap = SubmissionDetail["capabilities"][number];
 
-function counts(c: Cap): string {
+/** "25 items · 4 agent errors · 1 policy unchecked", in the outcome vocabulary, from the stored per-status counts. */
+export function capabilityCounts(c: Pick<Cap, "nItems" | "nMissing" | "nError" | "nPolicyUnchecked" | "statusCounts">): string {
   const parts = [`${c.nItems} items`];
-  if (c.nMissing) parts.push(`${c.nMissing} missing`);
-  if (c.nError) parts.push(`${c.nError} judge errors`);
+  const listed = statusCountParts(c.statusCounts);
+  // Rows stored without per-status counts still say how many did not score.
+  if (listed.length === 0 && (c.nMissing || c.nError)) {
+    if (c.nMissing) parts.push(countLabel("missing", c.nMissing));
+    if (c.nError) parts.push(`${c.nError} errors`);
+  } else parts.push(...listed);
   if (c.nPolicyUnchecked) parts.push(`${c.nPolicyUnchecked} policy unchecked`);
   return parts.join(" · ");
 }
@@ -21,7 +27,7 @@ export function CapabilityScores({ capabilities }: { capabilities: Cap[] }) {
           <li key={c.id} className="grid gap-1 sm:grid-cols-[13rem_1fr_11rem] sm:items-center sm:gap-4">
             <div>
               <p className="text-sm font-medium">{c.label}</p>
-              <p className="text-xs text-slate-500 dark:text-slate-400">{counts(c)}</p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">{capabilityCounts(c)}</p>
             </div>
             <CiBar score={c.score} ciLow={c.ciLow} ciHigh={c.ciHigh} submitted={c.submitted} />
             <p className="text-sm tabular-nums sm:text-right">

@@ -1,57 +1,88 @@
 /**
- * Filters for the item table as a plain GET form: the filters live in the URL, work without
- * JavaScript, and a new filter starts again at page 1.
+ * Filters, sort and page size for the item table as a plain GET form: the view lives in the
+ * URL, works without JavaScript, and a new filter starts again at page 1. "Lost points" is
+ * the default view; "All items" sends `lost=0`.
  */
 import Link from "next/link";
-import type { ItemFilters, ItemPage } from "@/lib/queries/types";
+import { ITEM_PAGE_SIZES, ITEM_SORT_KEYS } from "@/lib/queries/item-list";
+import { outcomeTerm } from "@/lib/scoring/outcome";
+import type { ItemFilters, ItemPage, ItemSortKey } from "@/lib/queries/types";
 import { buttonClass, controlClass, linkClass } from "@/components/common/styles";
+import { itemQuery } from "./item-query";
 
-export const ITEM_FILTER_KEYS = ["capability", "domain", "stage", "status"] as const;
-export type ItemFilterKey = (typeof ITEM_FILTER_KEYS)[number];
+const SORT_LABELS: Record<ItemSortKey, string> = {
+  item: "Item id",
+  capability: "Capability",
+  domain: "Domain",
+  question: "Question",
+  answer: "Agent's answer",
+  reason: "Reason",
+  outcome: "Outcome",
+  weight: "Weight",
+  score: "Score",
+};
 
-const LABELS: Record<ItemFilterKey, string> = { capability: "Capability", domain: "Domain", stage: "Ended at stage", status: "Status" };
-
-export function ItemFilterForm({
-  action,
-  facets,
-  filters,
-  capabilityLabels,
-}: {
-  action: string;
-  facets: ItemPage["facets"];
-  filters: ItemFilters;
-  capabilityLabels: Record<string, string>;
-}) {
-  const options: Record<ItemFilterKey, string[]> = { capability: facets.capabilities, domain: facets.domains, stage: facets.stages, status: facets.statuses };
-  const active = ITEM_FILTER_KEYS.some((k) => filters[k]);
+function Field({ id, label, name, value, options }: { id: string; label: string; name: string; value: string; options: [string, string][] }) {
   return (
-    <form method="get" action={`${action}#items`} className="flex flex-wrap items-end gap-3" aria-label="Filter items">
-      {ITEM_FILTER_KEYS.map((key) => {
-        const id = `item-filter-${key}`;
-        const current = filters[key] ?? "";
-        const values = current && !options[key].includes(current) ? [...options[key], current] : options[key];
-        return (
-          <div key={key} className="flex flex-col gap-1">
-            <label htmlFor={id} className="text-xs font-medium text-slate-700 dark:text-slate-300">
-              {LABELS[key]}
-            </label>
-            <select id={id} name={key} defaultValue={current} className={controlClass}>
-              <option value="">All</option>
-              {values.map((v) => (
-                <option key={v} value={v}>
-                  {key === "capability" ? (capabilityLabels[v] ?? v) : v}
-                </option>
-              ))}
-            </select>
-          </div>
-        );
-      })}
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-xs font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value} className={controlClass}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The facet's values, keeping the current one even when this run has none of it (an old link). */
+const withCurrent = (values: string[], current: string | undefined) => (current && !values.includes(current) ? [...values, current] : values);
+
+export function ItemFilterForm({ action, facets, filters, capabilityLabels }: { action: string; facets: ItemPage["facets"]; filters: ItemFilters; capabilityLabels: Record<string, string> }) {
+  const all: [string, string] = ["", "All"];
+  const narrowed = filters.capability || filters.domain || filters.outcome || filters.lost === false || filters.sort;
+  return (
+    <form method="get" action={`${action}#items`} className="flex flex-wrap items-end gap-3" aria-label="Filter and sort items">
+      <Field
+        id="item-filter-lost"
+        label="Show"
+        name="lost"
+        value={filters.lost === false ? "0" : "1"}
+        options={[
+          ["1", "Lost points (score below 1)"],
+          ["0", "All items"],
+        ]}
+      />
+      <Field id="item-filter-capability" label="Capability" name="capability" value={filters.capability ?? ""} options={[all, ...withCurrent(facets.capabilities, filters.capability).map((v): [string, string] => [v, capabilityLabels[v] ?? v])]} />
+      <Field id="item-filter-domain" label="Domain" name="domain" value={filters.domain ?? ""} options={[all, ...withCurrent(facets.domains, filters.domain).map((v): [string, string] => [v, v])]} />
+      <Field id="item-filter-outcome" label="Outcome" name="outcome" value={filters.outcome ?? ""} options={[all, ...facets.outcomes.map((v): [string, string] => [v, outcomeTerm(v).label])]} />
+      <Field id="item-filter-sort" label="Sort by" name="sort" value={filters.sort ?? ""} options={[["", "Capability, domain, id"], ...ITEM_SORT_KEYS.map((k): [string, string] => [k, SORT_LABELS[k]])]} />
+      <Field
+        id="item-filter-dir"
+        label="Order"
+        name="dir"
+        value={filters.dir ?? "asc"}
+        options={[
+          ["asc", "Ascending"],
+          ["desc", "Descending"],
+        ]}
+      />
+      <Field id="item-filter-size" label="Per page" name="size" value={String(filters.pageSize ?? ITEM_PAGE_SIZES[0])} options={ITEM_PAGE_SIZES.map((n): [string, string] => [String(n), String(n)])} />
       <button type="submit" className={buttonClass}>
-        Apply filters
+        Apply
       </button>
-      {active ? (
+      {filters.lost !== false ? (
+        <Link href={`${action}${itemQuery({ ...filters, lost: false, page: undefined })}#items`} className={`${linkClass} py-1.5 text-sm`}>
+          Show all items
+        </Link>
+      ) : null}
+      {narrowed ? (
         <Link href={`${action}#items`} className={`${linkClass} py-1.5 text-sm`}>
-          Clear filters
+          Reset to lost points
         </Link>
       ) : null}
     </form>

@@ -1,66 +1,173 @@
-/** One page of items of a run: where each ended in the waterfall and its score, linking to the item view. */
+/**
+ * One page of a run's items: the full id (linking to the item, carrying the list's filter and
+ * sort), what was asked and answered, the public reason, the outcome, weight and score. Column
+ * headers sort on the server through the URL. Below `sm` the rows become cards, so id, outcome
+ * and score read without scrolling sideways.
+ */
 import Link from "next/link";
-import { ColumnHeaders } from "@/components/common/column-headers";
-import type { ItemRow } from "@/lib/queries/types";
-import { ScrollTable } from "@/components/common/scroll-table";
-import { linkClass, rowClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
+import type { ItemFilters, ItemRow, ItemSortKey } from "@/lib/queries/types";
+import { linkClass, rowClass, scrollClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
+import { ItemScore, OutcomeText } from "./outcome-text";
+import { itemQuery } from "./item-query";
 
-export function itemHref(submissionId: number, row: Pick<ItemRow, "capability" | "uuid">): string {
-  return `/submissions/${submissionId}/items/${encodeURIComponent(row.capability)}/${encodeURIComponent(row.uuid)}`;
+export function itemHref(submissionId: number, row: Pick<ItemRow, "capability" | "uuid">, query = ""): string {
+  return `/submissions/${submissionId}/items/${encodeURIComponent(row.capability)}/${encodeURIComponent(row.uuid)}${query}`;
 }
 
-/** An item score 0-1 with a written verdict, so the colour is never the only signal. */
-export function ItemScore({ score, status }: { score: number; status: string }) {
-  if (status !== "scored") return <span className="text-slate-600 dark:text-slate-400">not scored</span>;
-  const pass = score > 0;
+/** What the policy stage said, where the capability has policies and the outcome does not already say it. */
+export function policyNote(row: Pick<ItemRow, "policy">, hasPolicies: boolean): string | null {
+  if (!hasPolicies) return null;
+  if (row.policy === "unchecked") return "Policy unchecked (its text maps to no rule)";
+  if (row.policy === "pass") return "Policy kept";
+  return null;
+}
+
+interface Props {
+  submissionId: number;
+  rows: ItemRow[];
+  capabilityLabels: Record<string, string>;
+  /** Capabilities whose items carry a policy. */
+  policyCapabilities: string[];
+  filters: ItemFilters;
+  /** The entry page's path, for the sort links. */
+  base: string;
+}
+
+const COLUMNS: { key: ItemSortKey; label: string; className?: string }[] = [
+  { key: "item", label: "Item", className: "w-44" },
+  { key: "capability", label: "Capability" },
+  { key: "domain", label: "Domain" },
+  { key: "question", label: "Question", className: "min-w-56" },
+  { key: "answer", label: "Agent's answer", className: "min-w-44" },
+  { key: "reason", label: "Reason", className: "min-w-56" },
+  { key: "outcome", label: "Outcome", className: "min-w-40" },
+  { key: "weight", label: "Weight", className: "text-right" },
+  { key: "score", label: "Score", className: "text-right" },
+];
+
+function SortHeader({ col, filters, base }: { col: (typeof COLUMNS)[number]; filters: ItemFilters; base: string }) {
+  const active = filters.sort === col.key;
+  const dir = active && filters.dir !== "desc" ? "desc" : "asc";
+  const href = `${base}${itemQuery({ ...filters, sort: col.key, dir })}#items`;
   return (
-    <span className={pass ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}>
-      <span aria-hidden="true">{pass ? "✓ " : "✗ "}</span>
-      <span className="tabular-nums">{Number.isInteger(score) ? score : score.toFixed(2)}</span>
-      <span className="sr-only">{pass ? " (passed)" : " (failed)"}</span>
-    </span>
+    <th scope="col" className={`${thClass} ${col.className ?? ""}`} aria-sort={active ? (filters.dir === "desc" ? "descending" : "ascending") : undefined}>
+      <Link href={href} className="underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600" title={`Sort by ${col.label.toLowerCase()}`}>
+        {col.label}
+        {active ? <span aria-hidden="true">{filters.dir === "desc" ? " ↓" : " ↑"}</span> : null}
+      </Link>
+    </th>
   );
 }
 
-export function ItemTable({ submissionId, rows, capabilityLabels }: { submissionId: number; rows: ItemRow[]; capabilityLabels: Record<string, string> }) {
-  if (rows.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No items match these filters.</p>;
+function Text({ value, empty = "—" }: { value: string; empty?: string }) {
+  return value ? <span className="break-words whitespace-pre-line">{value}</span> : <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
+}
+
+function Reason({ row }: { row: ItemRow }) {
   return (
-    <ScrollTable label="Item table">
-      <table className={`${tableClass} min-w-[44rem]`}>
-        <caption className="sr-only">Items of this run with the stage where each ended and its score (0-1)</caption>
-        <thead className={theadClass}>
-          <tr>
-            <ColumnHeaders labels={["Item", "Capability", "Domain", "Ended at", "Status", "Policy"]} />
-            <th scope="col" className={`${thClass} text-right`}>
-              Weight
-            </th>
-            <th scope="col" className={`${thClass} text-right`}>
-              Score
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={`${r.capability}/${r.uuid}`} className={rowClass}>
-              <th scope="row" className={`${tdClass} font-normal`}>
-                <Link href={itemHref(submissionId, r)} className={`${linkClass} font-mono text-xs`} title={r.uuid}>
-                  {r.uuid.slice(0, 8)}
-                  <span className="sr-only">{r.uuid.slice(8)}</span>
-                </Link>
-              </th>
-              <td className={tdClass}>{capabilityLabels[r.capability] ?? r.capability}</td>
-              <td className={tdClass}>{r.domain}</td>
-              <td className={tdClass}>{r.stage}</td>
-              <td className={tdClass}>{r.status}</td>
-              <td className={tdClass}>{r.policy}</td>
-              <td className={`${tdClass} text-right tabular-nums`}>×{r.weight}</td>
-              <td className={`${tdClass} text-right`}>
-                <ItemScore score={r.score} status={r.status} />
-              </td>
+    <>
+      <Text value={row.reason} />
+      {row.detail ? <span className="mt-1 block break-words text-slate-600 dark:text-slate-400">{row.detail}</span> : null}
+    </>
+  );
+}
+
+function Policy({ row, policies }: { row: ItemRow; policies: string[] }) {
+  const note = policyNote(row, policies.includes(row.capability));
+  return note ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">{note}</span> : null;
+}
+
+export function ItemTable({ submissionId, rows, capabilityLabels, policyCapabilities, filters, base }: Props) {
+  if (rows.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No items match these filters.</p>;
+  const query = itemQuery({ ...filters, page: undefined });
+  const label = (c: string) => capabilityLabels[c] ?? c;
+  return (
+    <>
+      <div role="region" aria-label="Item table" tabIndex={0} className={`${scrollClass} hidden sm:block`}>
+        <table className={`${tableClass} min-w-[64rem]`}>
+          <caption className="sr-only">Items of this run: question, the agent&apos;s answer, why it scored what it did, its outcome, weight and score (0-1). Column headers sort the table.</caption>
+          <thead className={theadClass}>
+            <tr>
+              {COLUMNS.map((c) => (
+                <SortHeader key={c.key} col={c} filters={filters} base={base} />
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollTable>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.capability}/${r.uuid}`} className={rowClass}>
+                <th scope="row" className={`${tdClass} font-normal`}>
+                  <Link href={itemHref(submissionId, r, query)} className={`${linkClass} font-mono text-xs break-all`}>
+                    {r.uuid}
+                  </Link>
+                </th>
+                <td className={tdClass}>{label(r.capability)}</td>
+                <td className={`${tdClass} break-words`}>{r.domain}</td>
+                <td className={tdClass}>
+                  <Text value={r.question} />
+                </td>
+                <td className={tdClass}>
+                  <Text value={r.answer} empty="no answer" />
+                </td>
+                <td className={tdClass}>
+                  <Reason row={r} />
+                </td>
+                <td className={tdClass}>
+                  <OutcomeText item={r} />
+                  <Policy row={r} policies={policyCapabilities} />
+                </td>
+                <td className={`${tdClass} text-right tabular-nums`}>×{r.weight}</td>
+                <td className={`${tdClass} text-right`}>
+                  <ItemScore item={r} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <ul className="space-y-3 sm:hidden" aria-label="Items">
+        {rows.map((r) => (
+          <li key={`${r.capability}/${r.uuid}`} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
+            <div className="flex items-start justify-between gap-3">
+              <Link href={itemHref(submissionId, r, query)} className={`${linkClass} min-w-0 font-mono text-xs break-all`}>
+                {r.uuid}
+              </Link>
+              <span className="shrink-0 font-semibold">
+                <span className="sr-only">Score </span>
+                <ItemScore item={r} />
+              </span>
+            </div>
+            <p className="mt-1">
+              <OutcomeText item={r} />
+              <Policy row={r} policies={policyCapabilities} />
+            </p>
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              {label(r.capability)} · {r.domain} · weight ×{r.weight}
+            </p>
+            <dl className="mt-2 space-y-1">
+              <div>
+                <dt className="inline text-xs font-medium text-slate-600 dark:text-slate-400">Question: </dt>
+                <dd className="inline">
+                  <Text value={r.question} />
+                </dd>
+              </div>
+              <div>
+                <dt className="inline text-xs font-medium text-slate-600 dark:text-slate-400">Answer: </dt>
+                <dd className="inline">
+                  <Text value={r.answer} empty="no answer" />
+                </dd>
+              </div>
+              <div>
+                <dt className="inline text-xs font-medium text-slate-600 dark:text-slate-400">Reason: </dt>
+                <dd className="inline">
+                  <Reason row={r} />
+                </dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

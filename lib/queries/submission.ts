@@ -1,13 +1,15 @@
 /** One submission: metadata, timeline, its current run's scores, funnel and items. */
-import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
-import type { FunnelBucket } from "../scoring/item-result";
+import type { CallPairing, TrajectoryComparison } from "../scoring/evaluators/trajectory-compare";
+import type { FunnelBucket, TrajectoryDiagnostic } from "../scoring/item-result";
+import { MAX_ITEM_RESULT_CHARS } from "./item-list";
 import { publicSourceRef, redactPaths } from "./redact-paths";
 import { createClipper, PUBLIC_RENDER_LIMITS, type RenderLimits } from "./render-limits";
-import type { EvaluatorRow, Funnel, ItemDetail, ItemFilters, ItemPage, SubmissionDetail, TrajectoryRow } from "./types";
+import type { EvaluatorRow, Funnel, ItemDetail, SubmissionDetail, TrajectoryCallView, TrajectoryRow, TrajectoryView } from "./types";
 
 /** Only published entries are public; every other state is for maintainers (and the queue's one-line listing). */
 export const PUBLIC_STATES: readonly string[] = ["published"];
@@ -26,9 +28,6 @@ export interface RenderOpts {
   limits?: RenderLimits;
 }
 
-/** A stored item result longer than this (characters of JSON) is not parsed for a page: 32 Mi. */
-export const MAX_ITEM_RESULT_CHARS = 32 * 1024 * 1024;
-
 /** Validation errors shown on a page, at most. */
 export const MAX_VALIDATION_ERRORS_SHOWN = 20;
 
@@ -43,6 +42,20 @@ function submissionWithBenchmark(db: Db, id: number) {
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
     .where(eq(submissions.id, id))
     .get();
+}
+
+/** An entry's agent and benchmark title, cut for a page title: one indexed lookup (no scores, no items). */
+export function submissionHeading(db: Db, id: number): { agent: string; benchmark: string } | null {
+  const row = db
+    .select({ agent: submissions.agentName, title: benchmarks.title, slug: benchmarks.slug })
+    .from(submissions)
+    .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
+    .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
+    .where(eq(submissions.id, id))
+    .get();
+  if (!row) return null;
+  const cut = (s: string) => (s.length > 80 ? `${s.slice(0, 79)}…` : s);
+  return { agent: cut(row.agent), benchmark: cut(row.title || row.slug) };
 }
 
 /** The run pages show: the current (latest completed) one, else the latest. */
@@ -137,7 +150,7 @@ export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (Submi
       : null,
     capabilities: spec.capabilities.map((c) => {
       const s = caps.find((x) => x.capability === c.id);
-      return { id: c.id, label: c.label, scorer: c.scorer, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0 };
+      return { id: c.id, label: c.label, scorer: c.scorer, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0, statusCounts: s?.statusCounts ?? {} };
     }),
     domains: domains.map((d) => ({ capability: d.capability, domain: clip.name(d.domain), score: d.score, nItems: d.nItems })),
     funnel: run?.status === "completed" ? funnel(db, run.id) : null,
@@ -175,33 +188,10 @@ export function funnel(db: Db, runId: number): Funnel | null {
   return f.total > 0 ? f : null;
 }
 
-export function listItems(db: Db, runId: number, filters: ItemFilters = {}): ItemPage {
-  const pageSize = Math.min(200, Math.max(5, filters.pageSize ?? 50));
-  const page = Math.max(1, filters.page ?? 1);
-  const where: SQL[] = [eq(itemResults.runId, runId)];
-  if (filters.capability) where.push(eq(itemResults.capability, filters.capability));
-  if (filters.domain) where.push(eq(itemResults.domain, filters.domain));
-  if (filters.stage) where.push(eq(itemResults.stage, filters.stage));
-  if (filters.status) where.push(eq(itemResults.status, filters.status));
-  const cond = and(...where);
-  const total = db.select({ n: count() }).from(itemResults).where(cond).get()?.n ?? 0;
-  const rows = db
-    .select({ capability: itemResults.capability, domain: itemResults.domain, uuid: itemResults.uuid, weight: itemResults.weight, score: itemResults.score, status: itemResults.status, stage: itemResults.stage, policy: itemResults.policy })
-    .from(itemResults)
-    .where(cond)
-    .orderBy(asc(itemResults.capability), asc(itemResults.domain), asc(itemResults.uuid))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
-  const distinct = (col: "capability" | "domain" | "stage" | "status") =>
-    db.selectDistinct({ v: itemResults[col] }).from(itemResults).where(eq(itemResults.runId, runId)).orderBy(asc(itemResults[col])).all().map((r) => r.v);
-  return { rows, total, page, pageSize, facets: { capabilities: distinct("capability"), domains: distinct("domain"), stages: distinct("stage"), statuses: distinct("status") } };
-}
-
 /**
  * One item with the agent's scored turn, the responses it was judged on, and every verdict.
  * The private half of the evidence (compared values, the judge's words, evaluator errors and
- * field trees, the trajectory summary) is dropped unless `showGroundTruth`.
+ * field trees, the trajectory summary and expected calls) is dropped unless `showGroundTruth`.
  */
 export function getItem(db: Db, runId: number, capability: string, uuid: string, opts: { showGroundTruth: boolean } & RenderOpts): (ItemDetail & { truncated: number }) | null {
   const where = and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid));
@@ -237,7 +227,7 @@ function clipItem(item: ItemDetail, clip: ReturnType<typeof createClipper>): Ite
     responses: clip.list(item.responses).map((r) => clip.json(r)),
     responseCount: item.responses.length,
     verdicts: clip.list(item.verdicts).map((v) => ({ ...v, reason: clip.text(v.reason), detail: opt(v.detail), judge: clip.name(v.judge) })),
-    trajectory: item.trajectory ? (clip.json(item.trajectory) as ItemDetail["trajectory"]) : null,
+    trajectory: item.trajectory ? clipTrajectory(item.trajectory, clip) : null,
     evaluation: item.evaluation
       ? {
           ...item.evaluation,
@@ -252,11 +242,78 @@ function clipItem(item: ItemDetail, clip: ReturnType<typeof createClipper>): Ite
   };
 }
 
+function clipTrajectory(t: TrajectoryView, clip: ReturnType<typeof createClipper>): TrajectoryView {
+  const args = (v: unknown) => clip.json(v);
+  const keys = (k: string[]) => clip.list(k).map((x) => clip.name(x));
+  return {
+    ...t,
+    summary: t.summary === null ? null : clip.text(t.summary),
+    calls: t.calls
+      ? clip.list(t.calls).map((c) => ({
+          ...c,
+          call: c.call ? { index: c.call.index, name: clip.name(c.call.name), arguments: args(c.call.arguments) } : null,
+          differed: keys(c.differed),
+          missing: keys(c.missing),
+          extra: keys(c.extra),
+          expected: c.expected ? { name: clip.name(c.expected.name), arguments: args(c.expected.arguments) } : null,
+        }))
+      : null,
+    callCount: t.calls?.length,
+  };
+}
+
+/** A parameter key that reads as a name in the tool's schema, which is safe to name where the value is not. */
+const SCHEMA_KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+/**
+ * The public half of a trajectory diagnostic: per agent call, whether it was expected and which
+ * of its parameters differed, went missing or were extra. Expected tool names and values are
+ * ground truth: an expected call the agent did not make is only counted, and the expected side
+ * is kept only when `open`. Stored pairs are read defensively (rows from before they were kept
+ * have none).
+ */
+function trajectoryView(t: TrajectoryDiagnostic, open: boolean): TrajectoryView {
+  const { summary, pairs, ...numbers } = t;
+  const stored: CallPairing[] = Array.isArray(pairs) ? pairs.filter((p) => p && typeof p === "object" && typeof p.name === "string") : [];
+  const made: (TrajectoryCallView & { at: number })[] = [];
+  const notMade: TrajectoryCallView[] = [];
+  for (const p of stored) {
+    const expected = open && p.expected ? { name: p.name, arguments: p.expected.params ?? {} } : null;
+    if (!p.actual) {
+      notMade.push({ call: null, verdict: "not_made", differed: [], missing: [], extra: [], expected });
+      continue;
+    }
+    const call = { index: Number(p.actual.index) || 0, name: p.name, arguments: p.actual.params ?? {} };
+    if (!p.expected || !p.params) {
+      made.push({ at: call.index, call, verdict: "not_expected", differed: [], missing: [], extra: [], expected: null });
+      continue;
+    }
+    const differed = (Array.isArray(p.params.mismatched) ? p.params.mismatched : []).map((m) => String(m?.key));
+    const missing = strings(p.params.missing);
+    const extra = strings(p.params.extra);
+    const same = differed.length === 0 && missing.length === 0 && extra.length === 0;
+    made.push({ at: call.index, call, verdict: same ? "as_expected" : "differed", differed, missing: open ? missing : missing.filter((k) => SCHEMA_KEY.test(k)), extra, expected });
+  }
+  made.sort((a, b) => a.at - b.at);
+  const calls = Array.isArray(pairs) ? [...made.map(({ at: _at, ...c }) => c), ...(open ? notMade : [])] : null;
+  return { ...numbers, summary: open ? summary : null, calls, notMade: notMade.length };
+}
+
+/** The trajectory evaluator's comparison (its evidence) as a diagnostic, so its calls are split and shown like the waterfall's. */
+function comparisonDiagnostic(c: unknown): TrajectoryDiagnostic | null {
+  if (!c || typeof c !== "object" || !Array.isArray((c as TrajectoryComparison).pairs)) return null;
+  const { score, toolNames, params, order, exact, summary, pairs } = c as TrajectoryComparison;
+  const num = (x: unknown) => (typeof x === "number" ? x : null);
+  return { score: num(score) ?? 0, toolNamesF1: num(toolNames?.f1) ?? 0, paramsF1: num(params?.f1), order: num(order?.score), exact: exact === true, summary: String(summary ?? ""), pairs };
+}
+
 function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDetail {
   const r = row.result;
   const scored = r.trace?.at(-1);
   const evaluation = r.scorer !== "waterfall" ? r.evaluation : null;
-  const trajectory = r.scorer === "waterfall" ? r.trajectory : null;
+  const trajectory = r.scorer === "waterfall" ? r.trajectory : comparisonDiagnostic(evaluation?.details?.comparison);
   return {
     capability: row.capability,
     domain: row.domain,
@@ -285,7 +342,7 @@ function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDeta
       cacheHit: v.cacheHit,
       latencyMs: v.latencyMs,
     })),
-    trajectory: trajectory ? { ...trajectory, summary: open ? trajectory.summary : null } : null,
+    trajectory: trajectory ? trajectoryView(trajectory, open) : null,
     evaluation: evaluation
       ? {
           kind: evaluation.kind,

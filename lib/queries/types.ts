@@ -1,5 +1,6 @@
 /** Plain data the pages render: no database types cross this line. */
 import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
+import type { OutcomeId } from "../scoring/outcome";
 import type { PolicyOutcome, StageName, VerdictOutcome } from "../scoring/verdict";
 
 export interface CapabilityInfo {
@@ -105,7 +106,7 @@ export interface SubmissionDetail {
     overall: (ScoreCell & { complete: boolean }) | null;
     finishedAt: string | null;
   } | null;
-  capabilities: (ScoreCell & { id: string; label: string; scorer: string; nItems: number; nMissing: number; nError: number; nPolicyUnchecked: number })[];
+  capabilities: (ScoreCell & { id: string; label: string; scorer: string; nItems: number; nMissing: number; nError: number; nPolicyUnchecked: number; statusCounts: Partial<Record<ItemStatus, number>> })[];
   domains: { capability: string; domain: string; score: number; nItems: number }[];
   funnel: Funnel | null;
   /** Per capability: the deterministic trajectory comparison, a diagnostic outside the ranking. */
@@ -116,27 +117,52 @@ export interface SubmissionDetail {
   validation: { errors: number; warnings: number; warningCounts: Record<string, number>; firstErrors: { code: string; file: string; path?: string; message: string }[] } | null;
 }
 
+export type ItemSortKey = "item" | "capability" | "domain" | "question" | "answer" | "reason" | "outcome" | "weight" | "score";
+export type SortDir = "asc" | "desc";
+
 export interface ItemFilters {
   capability?: string;
   domain?: string;
-  stage?: ItemStage;
-  status?: ItemStatus;
+  outcome?: OutcomeId;
+  /** Only items that lost points: a score below 1 (missing items and errors included). */
+  lost?: boolean;
+  /** Default: capability, domain, item id. Ties always break on capability, domain, item id. */
+  sort?: ItemSortKey;
+  dir?: SortDir;
   page?: number;
   pageSize?: number;
 }
 
-/** A row of the item table: the stored result's summary columns. */
-export type ItemRow = Pick<ItemResult, "capability" | "domain" | "uuid" | "weight" | "score" | "status" | "stage"> & {
+/** An item's identity and summary columns, as stored. */
+export type ItemSummary = Pick<ItemResult, "capability" | "domain" | "uuid" | "weight" | "score" | "status" | "stage"> & {
   /** Waterfall items only. */
   policy: PolicyOutcome | null;
 };
+
+/** A row of the item table: the summary columns and, cut to a table's length (ending "…" when cut), what was asked, answered and why. */
+export interface ItemRow extends ItemSummary {
+  question: string;
+  answer: string;
+  /** Public: never quotes the ground truth. */
+  reason: string;
+  /** Private: null unless the benchmark shows its ground truth. */
+  detail: string | null;
+}
 
 export interface ItemPage {
   rows: ItemRow[];
   total: number;
   page: number;
   pageSize: number;
-  facets: { capabilities: string[]; domains: string[]; stages: string[]; statuses: string[] };
+  facets: { capabilities: string[]; domains: string[]; outcomes: OutcomeId[] };
+}
+
+/** Where an item stands in a filtered, sorted list: 1-based, with its neighbours. */
+export interface ItemPosition {
+  index: number;
+  total: number;
+  prev: Pick<ItemSummary, "capability" | "uuid"> | null;
+  next: Pick<ItemSummary, "capability" | "uuid"> | null;
 }
 
 export interface VerdictView {
@@ -164,10 +190,37 @@ export interface TrajectoryRow {
   exactShare: number;
 }
 
-/** An item's trajectory diagnostic; its summary names the expected calls, so it is null unless public. */
-export type TrajectoryView = Omit<TrajectoryDiagnostic, "summary"> & { summary: string | null };
+/**
+ * One line of an item's trajectory diagnostic. The agent's call is its own (public); what was
+ * expected is ground truth: `expected` is null, and an expected call the agent did not make
+ * is only counted, unless the benchmark shows its ground truth.
+ */
+export interface TrajectoryCallView {
+  /** The agent's call: its position in the turn (0-based), name and arguments; null for an expected call it did not make. */
+  call: { index: number; name: string; arguments: unknown } | null;
+  verdict: "as_expected" | "differed" | "not_expected" | "not_made";
+  /** Keys of the agent's parameters whose value differs from the expected one. */
+  differed: string[];
+  /** Keys of expected parameters the agent left out (keys are the tool's schema, never values). */
+  missing: string[];
+  /** Keys the agent passed that the expected call does not have. */
+  extra: string[];
+  /** The expected call: null unless the ground truth is public. */
+  expected: { name: string; arguments: unknown } | null;
+}
 
-export interface ItemDetail extends ItemRow {
+/** An item's trajectory diagnostic, split: the summary names the expected calls, so it is null unless public. */
+export interface TrajectoryView extends Omit<TrajectoryDiagnostic, "summary" | "pairs"> {
+  summary: string | null;
+  /** Per agent call, in the agent's order, then (where public) the expected calls not made; null for results stored before calls were paired. */
+  calls: TrajectoryCallView[] | null;
+  /** How many lines `calls` had before it was cut to a page's worth. */
+  callCount?: number;
+  /** Expected calls the agent did not make. */
+  notMade: number;
+}
+
+export interface ItemDetail extends ItemSummary {
   scorer: ScorerName;
   bucket: FunnelBucket;
   /** Public: why this score. */

@@ -9,6 +9,7 @@ import type { EvalKind } from "../formats/eval-dataset";
 import type { Turn } from "../formats/dialogue";
 import type { ReplayMode } from "../replay/replay-port";
 import type { EvalItemResult } from "./evaluators/result";
+import type { CallPairing } from "./evaluators/trajectory-compare";
 import type { TurnStatus } from "./waterfall";
 import type { PolicyOutcome, StageName, Verdict } from "./verdict";
 
@@ -47,8 +48,9 @@ export interface TurnTrace {
 
 /**
  * A diagnostic, not part of the score: the last scored turn's tool calls against the ground
- * truth's, compared deterministically (tool names, parameters, order). Its `summary` names
- * the expected calls, so it is private.
+ * truth's, compared deterministically (tool names, parameters, order). Its `summary` and the
+ * expected side of `pairs` name the expected calls and values, so they are private; the
+ * query layer splits them (`getItem`).
  */
 export interface TrajectoryDiagnostic {
   score: number;
@@ -57,6 +59,8 @@ export interface TrajectoryDiagnostic {
   order: number | null;
   exact: boolean;
   summary: string;
+  /** Each expected call with the agent call paired to it, then the agent's unpaired calls. Absent in rows scored before it was kept. */
+  pairs?: CallPairing[];
 }
 
 interface ItemCommon {

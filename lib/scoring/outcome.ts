@@ -1,47 +1,96 @@
 /**
- * One vocabulary for what happened to an item, used by every page, export and the README's
+ * One vocabulary for what happened to an item, used by every page, the CLI and the README's
  * glossary: an item was missing, failed on the agent's, the environment's or the judge's side,
  * or was scored, in which case the stage (or evaluator) that decided it names the outcome.
  */
 import type { ItemStage, ItemStatus } from "./item-result";
 
-export type OutcomeId = Exclude<ItemStatus, "scored"> | Exclude<ItemStage, "none"> | "unscored";
+/** A status other than `scored`, a deciding stage or evaluator, or `missing_turn` (scored, but its last turn had no prediction). */
+export type OutcomeId = Exclude<ItemStatus, "scored"> | Exclude<ItemStage, "none"> | "missing_turn";
 
 export interface OutcomeTerm {
   id: OutcomeId;
-  /** Short label for tables and badges. */
+  /** Short label for tables, filters and badges. */
   label: string;
-  /** What it means and what it counts as. */
+  /** Decided by a stage or evaluator: the name "Lost at …" and "Passed · …" use. */
+  stage: string | null;
+  /** Singular and plural for counts ("1 agent error", "3 missing"). */
+  noun: readonly [string, string];
+  /** What it means. */
   meaning: string;
-  /** "its score", or "0" for outcomes that count zero. */
+  /** "its score", or "0" for outcomes that count zero whatever happened. */
   countsAs: "its score" | "0";
 }
 
-const TERMS: Record<OutcomeId, Omit<OutcomeTerm, "id">> = {
-  missing: { label: "Missing", meaning: "The bundle has no prediction for this item.", countsAs: "0" },
-  agent_error: { label: "Agent error", meaning: "The agent reported an error (its record's status is \"error\") or its output lacks what is scored.", countsAs: "0" },
-  replay_error: { label: "Replay error", meaning: "The benchmark's environment failed while replaying the agent's tool calls; the entry waits for a rescore before it can be published.", countsAs: "0" },
-  judge_error: { label: "Judge error", meaning: "The judge could not give a verdict; the entry waits for a rescore before it can be published.", countsAs: "0" },
-  policy: { label: "Policy", meaning: "Decided by the policy stage: the agent used a tool the item's policy forbids.", countsAs: "its score" },
-  exact: { label: "Exact tool response", meaning: "Decided by the exact stage: the agent's tool responses hold the expected answer.", countsAs: "its score" },
-  correctness: { label: "LLM correctness", meaning: "Decided by the correctness judge comparing the answer with the expected one.", countsAs: "its score" },
-  groundedness: { label: "Groundedness", meaning: "Decided by the groundedness judge: is the answer supported by the agent's own tool responses.", countsAs: "its score" },
-  qa: { label: "QA evaluator", meaning: "Scored by the question-answering evaluator.", countsAs: "its score" },
-  trajectory: { label: "Trajectory evaluator", meaning: "Scored by the trajectory evaluator.", countsAs: "its score" },
-  report: { label: "Report evaluator", meaning: "Scored by the report evaluator, field by field.", countsAs: "its score" },
-  unscored: { label: "Not decided", meaning: "Scored, but no stage decided it (no turn to score).", countsAs: "0" },
+type TermText = Omit<OutcomeTerm, "id">;
+const counted = (label: string, stage: string, meaning: string): TermText => ({ label, stage, noun: [`item decided at ${stage}`, `items decided at ${stage}`], meaning, countsAs: "its score" });
+const zero = (label: string, noun: readonly [string, string], meaning: string): TermText => ({ label, stage: null, noun, meaning, countsAs: "0" });
+
+const TERMS: Record<OutcomeId, TermText> = {
+  missing: zero("Missing", ["missing", "missing"], "The bundle has no prediction for this item."),
+  agent_error: zero("Agent error", ["agent error", "agent errors"], 'The agent reported an error (its record\'s status is "error"), or its output lacks what the evaluator scores.'),
+  replay_error: zero("Replay error", ["replay error", "replay errors"], "The benchmark's environment failed while replaying the agent's tool calls; the entry waits for a rescore before it can be published."),
+  judge_error: zero("Judge error", ["judge error", "judge errors"], "The judge (or evaluator) gave no usable verdict after its retries; the entry waits for a rescore before it can be published."),
+  missing_turn: { ...counted("Missing turn", "the missing turn", "The prediction has no turn to pair with the last scored ground-truth turn, which scores 0 (with `scoredTurns: all` the item scores the mean of its turns)."), noun: ["missing turn", "missing turns"] },
+  policy: counted("Policy", "policy", "Decided by the policy stage: the agent used a tool the item's policy forbids (scores 0)."),
+  exact: counted("Exact tool response", "exact tool response", "Decided by the exact stage: the agent's tool responses hold every ground-truth response."),
+  correctness: counted("Correctness", "correctness", "Decided by the correctness judge: the answer is not the reference answer (scores 0)."),
+  groundedness: counted("Groundedness", "groundedness", "Decided by the groundedness judge: is the answer supported by the agent's own tool responses."),
+  qa: counted("QA evaluator", "QA evaluator", "Scored by the question-answering evaluator."),
+  trajectory: counted("Trajectory evaluator", "trajectory evaluator", "Scored by the trajectory evaluator (the agent's tool calls against the reference calls)."),
+  report: counted("Report evaluator", "report evaluator", "Scored by the report evaluator, field by field."),
 };
 
-/** Every term in the order the glossary lists them. */
+/** Every term in the order the glossary, filters and the outcome sort list them. */
 export const OUTCOME_TERMS: readonly OutcomeTerm[] = (Object.keys(TERMS) as OutcomeId[]).map((id) => ({ id, ...TERMS[id] }));
+export const OUTCOME_IDS: readonly OutcomeId[] = OUTCOME_TERMS.map((t) => t.id);
 
-export function outcomeOf(item: { status: ItemStatus; stage: ItemStage }): OutcomeTerm {
-  const id: OutcomeId = item.status !== "scored" ? item.status : item.stage === "none" ? "unscored" : item.stage;
+export function outcomeTerm(id: OutcomeId): OutcomeTerm {
   return { id, ...TERMS[id] };
 }
 
-/** The label of a status count key (`missing`, `agent_error`, …) for "3 agent errors"-style lists. */
-export function countLabel(status: Exclude<ItemStatus, "scored">, n: number): string {
-  const label = TERMS[status].label.toLowerCase();
-  return `${n} ${label}${n === 1 ? "" : "s"}`;
+export function outcomeIdOf(item: { status: ItemStatus; stage: ItemStage }): OutcomeId {
+  if (item.status !== "scored") return item.status;
+  return item.stage === "none" ? "missing_turn" : item.stage;
+}
+
+/** Whether an item kept all its points, some of them, or none. */
+export type OutcomeVerdict = "passed" | "partial" | "lost";
+
+export interface Outcome {
+  term: OutcomeTerm;
+  verdict: OutcomeVerdict;
+  /** What the item counts as in its capability's score, 0–1. */
+  counts: number;
+  /** "Passed · groundedness", "Lost at correctness", "Partial · report evaluator", "Agent error · counts 0". */
+  text: string;
+}
+
+export function outcomeOf(item: { status: ItemStatus; stage: ItemStage; score: number }): Outcome {
+  const term = outcomeTerm(outcomeIdOf(item));
+  const counts = term.countsAs === "0" ? 0 : item.score;
+  const verdict: OutcomeVerdict = counts >= 1 ? "passed" : counts > 0 ? "partial" : "lost";
+  if (term.stage === null) return { term, verdict, counts, text: `${term.label} · counts 0` };
+  const text = verdict === "passed" ? `Passed · ${term.stage}` : verdict === "partial" ? `Partial · ${term.stage}` : `Lost at ${term.stage}`;
+  return { term, verdict, counts, text };
+}
+
+/** "1 agent error", "3 missing". */
+export function countLabel(id: OutcomeId, n: number): string {
+  const [one, many] = TERMS[id].noun;
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/** The statuses that count 0, in glossary order: what a capability's status counts are listed by. */
+export const UNSCORED_STATUSES: readonly Exclude<ItemStatus, "scored">[] = ["missing", "agent_error", "replay_error", "judge_error"];
+
+/** "2 missing · 4 agent errors" from per-status counts; statuses with no item are left out. */
+export function statusCountParts(counts: Partial<Record<ItemStatus, number>>): string[] {
+  return UNSCORED_STATUSES.flatMap((s) => (counts[s] ? [countLabel(s, counts[s])] : []));
+}
+
+/** The README's glossary table, generated from the terms (a unit test keeps the README in step). */
+export function outcomeGlossary(): string {
+  const rows = OUTCOME_TERMS.map((t) => `| ${t.label} | \`${t.id}\` | ${t.meaning} | ${t.countsAs} |`);
+  return ["| Outcome | Id (filter `outcome=`) | What it means | Counts as |", "|---|---|---|---|", ...rows].join("\n");
 }

@@ -16,8 +16,9 @@ import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
-import { getItem, getSubmission, listItems } from "@/lib/queries/submission";
-import { quotes, secretsOf } from "../helpers/private-values";
+import { getItem, getSubmission } from "@/lib/queries/submission";
+import { listItems } from "@/lib/queries/item-list";
+import { expectedCallValues, quotes, secretsOf } from "../helpers/private-values";
 import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
 
 const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
@@ -158,6 +159,8 @@ describe("entries", () => {
     const trajectory = await page.locator("#trajectory table").textContent();
     expect(trajectory).toMatch(/Tool names F1/);
     await screenshot(page, "submission");
+    // The item table says what was asked, answered and why, for the items that lost points.
+    expect(await page.locator("#items table thead").textContent()).toMatch(/Item.*Question.*Agent's answer.*Reason.*Outcome.*Weight.*Score/);
     await page.locator("#items table tbody tr a").first().click();
     await page.waitForURL(/\/items\//);
     const text = await page.textContent("main");
@@ -205,11 +208,17 @@ describe("private ground truth", () => {
       for (const { id, agent, description } of ids) {
         const detail = getSubmission(db, id)!;
         const api = await (await fetch(`${app.url}/api/submissions/${id}`)).text();
-        for (const row of listItems(db, detail.run!.id, { pageSize: 200 }).rows) {
+        const rows = listItems(db, detail.run!.id, { pageSize: 300 }).rows;
+        // The entry page's item table (lost points by default, and all items): question, answer and reason per row.
+        const tables = [await (await fetch(`${app.url}/submissions/${id}?size=300`)).text(), await (await fetch(`${app.url}/submissions/${id}?lost=0&size=300`)).text()];
+        // Every row's question and answer are public: a value one item's answer holds is no leak in another row.
+        const listPublic = JSON.stringify(rows.map((r) => [r.question, r.answer]));
+        for (const row of rows) {
           if (row.status === "scored" && row.score >= 1) continue;
           const item = getItem(db, detail.run!.id, row.capability, row.uuid, { showGroundTruth: false })!;
           const secrets = secretsOf(benchmark, item, JSON.stringify([agent, description]));
-          if (secrets.length === 0) continue;
+          const callSecrets = secretsOf(benchmark, item, JSON.stringify([agent, description]), expectedCallValues(benchmark, row.capability, row.uuid));
+          if (secrets.length === 0 && callSecrets.length === 0) continue;
           const res = await fetch(`${app.url}/submissions/${id}/items/${encodeURIComponent(row.capability)}/${encodeURIComponent(row.uuid)}`);
           expect(res.status).toBe(200);
           const html = await res.text();
@@ -217,6 +226,9 @@ describe("private ground truth", () => {
             expect(quotes(html, s), `${agent} ${row.uuid}: ${s}`).toBe(false);
             expect(quotes(api, s), `${agent} API: ${s}`).toBe(false);
           }
+          for (const s of secretsOf(benchmark, item, JSON.stringify([agent, description]) + listPublic)) for (const t of tables) expect(quotes(t, s), `${agent} table ${row.uuid}: ${s}`).toBe(false);
+          // The trajectory diagnostic's call pairs name no expected call or value on the item page.
+          for (const s of callSecrets) expect(quotes(html, s), `${agent} ${row.uuid} expected call: ${s}`).toBe(false);
           scanned++;
         }
       }
@@ -244,12 +256,18 @@ describe("a benchmark scored by evaluators", () => {
     expect(await page.getByRole("heading", { name: "Waterfall funnel" }).count()).toBe(0);
     expect(await page.locator("#evaluators table").textContent()).toMatch(/VLM fields.*Incident reports\s*Report/s);
 
-    await page.goto(`${page.url().split("?")[0]}?capability=incident_report#items`, { waitUntil: "networkidle" });
+    await page.goto(`${page.url().split("?")[0]}?capability=incident_report&lost=0#items`, { waitUntil: "networkidle" });
+    // Full ids: the four reports no longer all read "incident".
+    const ids = await page.locator("#items table tbody th a").allTextContents();
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    for (const id of ids) expect(id).toMatch(/^incident-.+/);
     await page.locator("#items table tbody tr a").first().click();
     await page.waitForURL(/\/items\/incident_report\//);
     const text = (await page.textContent("main")) ?? "";
     expect(text).toMatch(/Evaluator verdict/);
-    expect(text).toMatch(/Scored by\s*report/);
+    expect(text).toMatch(/Scored by\s*report evaluator/);
+    expect(text).toMatch(/Outcome\s*(✓ Passed|◐ Partial|✗ Lost at) ·? ?(report evaluator)?/);
     expect(text).not.toMatch(/Waterfall verdicts/);
     // The ground truth is public on this benchmark, so the field-by-field reasoning shows.
     expect(await page.locator("#evaluation table").textContent()).toMatch(/exact_match/);

@@ -33,10 +33,18 @@ export function referenceValues(benchmark: Benchmark, capability: string, uuid: 
   return [...report, ...prose];
 }
 
+/** The expected tool calls' names and argument values of an item's scored turn (waterfall capabilities). */
+export function expectedCallValues(benchmark: Benchmark, capability: string, uuid: string): string[] {
+  const cap = benchmark.capabilities.find((c) => c.spec.id === capability);
+  if (!cap || cap.kind !== "dialogues") return [];
+  const calls = cap.byUuid.get(uuid)?.turns.at(-1)?.calls ?? [];
+  return calls.flatMap((c) => [c.name, ...leaves(c.arguments)]);
+}
+
 /** Reference values the item's public material (and any other public text given) does not already contain. */
-export function secretsOf(benchmark: Benchmark, item: Pick<ItemDetail, "capability" | "uuid" | "query" | "answer" | "calls" | "responses">, alsoPublic = ""): string[] {
+export function secretsOf(benchmark: Benchmark, item: Pick<ItemDetail, "capability" | "uuid" | "query" | "answer" | "calls" | "responses">, alsoPublic = "", values = referenceValues(benchmark, item.capability, item.uuid)): string[] {
   const visible = (JSON.stringify([item.query, item.answer, item.calls, item.responses]) + alsoPublic).toLowerCase();
-  const values = referenceValues(benchmark, item.capability, item.uuid).map((v) => v.trim());
+  values = values.map((v) => v.trim());
   const distinctive = (v: string) => (/^-?[\d.,]+$/.test(v) ? v.replace(/\D/g, "").length >= 3 : v.length >= 6);
   return [...new Set(values)].filter((v) => distinctive(v) && !visible.includes(v.toLowerCase()) && !visible.includes(JSON.stringify(v).slice(1, -1).toLowerCase()));
 }

@@ -10,7 +10,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
-import { getItem, getSubmission, listItems } from "@/lib/queries/submission";
+import { getItem, getSubmission } from "@/lib/queries/submission";
+import { listItems } from "@/lib/queries/item-list";
 import { loadItemGroundTruth } from "@/lib/queries/item-ground-truth";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
@@ -78,7 +79,7 @@ describe("the NVIDIA-style demo on the leaderboard", () => {
 
     const items = listItems(db, detail.run!.id, { capability: "incident_report" });
     expect(items.total).toBe(4);
-    expect(items.facets.stages).toEqual(["qa", "report", "trajectory"]);
+    expect(items.facets.outcomes).toEqual(["qa", "trajectory", "report"]);
     // This demo shows its ground truth, so the evaluator's evidence is there.
     expect(detail.benchmark.showGroundTruth).toBe(true);
     const report = getItem(db, detail.run!.id, "incident_report", items.rows[0]!.uuid, { showGroundTruth: true })!;
@@ -91,6 +92,12 @@ describe("the NVIDIA-style demo on the leaderboard", () => {
     const turn = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: true })!;
     expect(turn.calls.length).toBeGreaterThan(0);
     expect(turn.evaluation?.kind).toBe("trajectory");
+    // The evaluator's comparison is shown call by call, the expected side only where the ground truth is public.
+    expect(turn.trajectory!.calls!.length).toBeGreaterThan(0);
+    expect(turn.trajectory!.calls!.some((c) => c.call !== null && c.expected !== null)).toBe(true);
+    const closed = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: false })!;
+    expect(closed.trajectory!.calls!.map((c) => c.call?.name)).toEqual(turn.trajectory!.calls!.filter((c) => c.call).map((c) => c.call!.name));
+    expect(closed.trajectory!.calls!.every((c) => c.expected === null)).toBe(true);
   });
 });
 
@@ -130,7 +137,7 @@ describe("an LLM judge fault in an evaluator capability", () => {
     const detail = getSubmission(db, a.submissionId)!;
     expect(detail.state).toBe("error");
     expect(detail.timeline.find((t) => t.toState === "error")?.reason).toMatch(/^10 item\(s\) could not be judged or replayed/);
-    const faulty = listItems(db, detail.run!.id, { status: "judge_error" });
+    const faulty = listItems(db, detail.run!.id, { outcome: "judge_error" });
     expect(faulty.total).toBe(10);
     expect(new Set(faulty.rows.map((r) => r.capability))).toEqual(new Set(["tool_trajectory"]));
     // The judge's failure is private detail: a private benchmark shows only that it could not judge.
@@ -191,7 +198,7 @@ describe("the worker's judge from the one factory", () => {
     const detail = getSubmission(db, a.submissionId)!;
     expect(detail.run!.status).toBe("completed");
     expect(detail.state).toBe("scored");
-    expect(listItems(db, detail.run!.id, { status: "judge_error" }).total).toBe(0);
+    expect(listItems(db, detail.run!.id, { outcome: "judge_error" }).total).toBe(0);
     for (const capability of ["video_qa", "tool_trajectory"]) {
       const rows = listItems(db, detail.run!.id, { capability }).rows;
       expect(rows.length).toBeGreaterThan(0);

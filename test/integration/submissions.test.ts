@@ -10,7 +10,8 @@ import { auditLog, itemResults, jobs, scoringRuns, submissions } from "@/db/sche
 import { getChangelog, getQueue } from "@/lib/queries/activity";
 import { compareEntries } from "@/lib/queries/compare";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
-import { getItem, getSubmission, listItems } from "@/lib/queries/submission";
+import { getItem, getSubmission } from "@/lib/queries/submission";
+import { listItems } from "@/lib/queries/item-list";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve, reject, rescore } from "@/lib/submissions/review";
@@ -86,7 +87,7 @@ describe("submissions end to end", () => {
     // The summary names the expected call: private unless the benchmark shows its ground truth.
     expect(ts2.trajectory!.summary).toBeNull();
     expect(getItem(db, detail.run!.id, "tool_selection", "ts-2", { showGroundTruth: true })!.trajectory!.summary).toContain("missing: get_largest_ship");
-    const items = listItems(db, detail.run!.id, { stage: "policy" });
+    const items = listItems(db, detail.run!.id, { outcome: "policy" });
     expect(items.rows.map((r) => r.uuid)).toEqual(["mt-2"]);
     expect(items.facets.capabilities).toEqual(["multiturn", "tool_selection"]);
 

@@ -1,10 +1,9 @@
-import { ITEM_STAGES, ITEM_STATUSES, oneOf } from "@/lib/scoring/item-result";
 import type { Metadata } from "next";
 import { Breadcrumb } from "@/components/common/breadcrumb";
 import { notFound, redirect } from "next/navigation";
 import { pageDb } from "@/lib/queries/db";
-import { getSubmission, listItems } from "@/lib/queries/submission";
-import type { ItemFilters } from "@/lib/queries/types";
+import { getSubmission, submissionHeading } from "@/lib/queries/submission";
+import { listItems } from "@/lib/queries/item-list";
 import { entryAccess } from "@/lib/queries/visibility";
 import { maintainerSignedIn } from "@/app/admin/maintainer";
 import { PrivateEntryNotice, TruncationNotice } from "@/components/submission/render-notices";
@@ -12,11 +11,12 @@ import { Notice } from "@/components/common/notice";
 import { Section } from "@/components/common/page-header";
 import { Pagination } from "@/components/common/pagination";
 import { ProgressMeter } from "@/components/common/progress-meter";
-import { firstParam, parseId, parsePage, queryString, type SearchParams } from "@/components/common/search-params";
+import { firstParam, parseId, type SearchParams } from "@/components/common/search-params";
 import { linkClass } from "@/components/common/styles";
 import { CapabilityScores } from "@/components/submission/capability-scores";
 import { DomainHeatmap } from "@/components/submission/domain-heatmap";
-import { ItemFilterForm, ITEM_FILTER_KEYS } from "@/components/submission/item-filters";
+import { ItemFilterForm } from "@/components/submission/item-filters";
+import { describeItemList, itemFiltersFrom, itemQuery } from "@/components/submission/item-query";
 import { ItemTable } from "@/components/submission/item-table";
 import { OverallScore } from "@/components/submission/overall-score";
 import { StatusTimeline } from "@/components/submission/status-timeline";
@@ -28,8 +28,6 @@ import { TrajectoryTable } from "@/components/submission/trajectory-diagnostic";
 import { WaterfallFunnel } from "@/components/submission/waterfall-funnel";
 
 export const dynamic = "force-dynamic";
-
-const PAGE_SIZE = 50;
 
 interface Props {
   params: Promise<{ id: string }>;
@@ -45,9 +43,11 @@ async function load(raw: string, sp: SearchParams) {
   return detail && access ? { detail, access, maintainer } : null;
 }
 
-export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
-  const found = await load((await params).id, await searchParams);
-  return { title: found ? `${found.detail.agent.slice(0, 80)} (#${found.detail.id})` : "Submission not found", robots: found && found.access.state !== "published" ? { index: false } : undefined };
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const id = parseId((await params).id);
+  const access = entryAccess(pageDb(), id, { maintainer: await maintainerSignedIn() });
+  const heading = access && id !== null ? submissionHeading(pageDb(), id) : null;
+  return { title: heading ? `${heading.agent} · ${heading.benchmark}` : "Entry not found", robots: heading && access?.state !== "published" ? { index: false } : undefined };
 }
 
 export default async function SubmissionPage({ params, searchParams }: Props) {
@@ -55,21 +55,17 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
   const found = await load((await params).id, sp);
   if (!found) notFound();
   const { detail, access, maintainer } = found;
-  const filters: ItemFilters = { page: parsePage(firstParam(sp, "page")), pageSize: PAGE_SIZE };
-  filters.capability = firstParam(sp, "capability");
-  filters.domain = firstParam(sp, "domain");
-  filters.stage = oneOf(ITEM_STAGES, firstParam(sp, "stage"));
-  filters.status = oneOf(ITEM_STATUSES, firstParam(sp, "status"));
+  const filters = itemFiltersFrom(sp);
 
   const run = detail.run;
   const base = `/submissions/${detail.id}`;
-  const items = run ? listItems(pageDb(), run.id, filters) : null;
+  const items = run ? listItems(pageDb(), run.id, filters, { showGroundTruth: detail.benchmark.showGroundTruth }) : null;
   const capabilityLabels = Object.fromEntries(detail.capabilities.map((c) => [c.id, c.label]));
   const running = run && (run.status === "queued" || run.status === "running");
   const waiting = !run && (detail.state === "queued" || detail.state === "scoring" || detail.state === "validating" || detail.state === "received");
   const invalid = detail.state === "invalid";
   const scored = run?.status === "completed" && !invalid;
-  const pageHref = (page: number) => `${base}${queryString({ ...Object.fromEntries(ITEM_FILTER_KEYS.map((k) => [k, filters[k]])), page: page > 1 ? page : undefined, full: access.full ? 1 : undefined })}#items`;
+  const pageHref = (page: number) => `${base}${itemQuery(filters, { page: page > 1 ? page : undefined, full: access.full ? 1 : undefined })}#items`;
   // A page past the end (an old link after filters changed) goes to the last page.
   if (items && items.total > 0 && items.rows.length === 0) redirect(pageHref(Math.ceil(items.total / items.pageSize)));
 
@@ -80,7 +76,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
         <h1 className="text-2xl font-semibold tracking-tight break-words">{detail.agent}</h1>
         <SubmissionBadges detail={detail} />
         {access.state !== "published" ? <PrivateEntryNotice state={access.state} /> : null}
-        <TruncationNotice truncated={detail.truncated} full={access.full} maintainer={maintainer} fullHref={`${base}${queryString({ ...Object.fromEntries(ITEM_FILTER_KEYS.map((k) => [k, filters[k]])), page: filters.page && filters.page > 1 ? filters.page : undefined, full: 1 })}`} />
+        <TruncationNotice truncated={detail.truncated} full={access.full} maintainer={maintainer} fullHref={`${base}${itemQuery(filters, { full: 1 }, { page: true })}`} />
         {detail.description ? <p className="max-w-3xl text-slate-700 dark:text-slate-300">{detail.description}</p> : null}
         <p className="text-sm">
           <a href={`/api/submissions/${detail.id}${access.full ? "?full=1" : ""}`} className={linkClass}>
@@ -152,10 +148,37 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
         </aside>
       </div>
 
-      {items && !invalid && (items.total > 0 || ITEM_FILTER_KEYS.some((k) => filters[k])) ? (
-        <Section id="items" title="Items" description="Every ground-truth item of the run. Open one to see each stage's verdict.">
+      {items && !invalid && items.facets.capabilities.length > 0 ? (
+        <Section
+          id="items"
+          title={filters.lost ? "Items that lost points" : "Items"}
+          description={
+            filters.lost
+              ? "Every item that scored below 1, missing items and errors included, with the question, the agent's answer and why. Open one for each stage's verdict and its tool calls."
+              : "Every ground-truth item of the run. Open one for each stage's verdict and its tool calls."
+          }
+        >
           <ItemFilterForm action={base} facets={items.facets} filters={filters} capabilityLabels={capabilityLabels} />
-          <ItemTable submissionId={detail.id} rows={items.rows} capabilityLabels={capabilityLabels} />
+          <p className="text-sm text-slate-700 dark:text-slate-300" aria-live="polite">
+            {items.total.toLocaleString("en-US")} {describeItemList(filters, filters.capability ? capabilityLabels[filters.capability] : undefined)}
+            {filters.lost && items.total === 0 ? (
+              <>
+                {" "}
+                — no item lost points here.{" "}
+                <a href={`${base}${itemQuery({ ...filters, lost: false, page: undefined })}#items`} className={linkClass}>
+                  Show all items
+                </a>
+              </>
+            ) : null}
+          </p>
+          <ItemTable
+            submissionId={detail.id}
+            rows={items.rows}
+            capabilityLabels={capabilityLabels}
+            policyCapabilities={detail.benchmark.capabilities.filter((c) => c.policies).map((c) => c.id)}
+            filters={filters}
+            base={base}
+          />
           <Pagination page={items.page} pageSize={items.pageSize} total={items.total} hrefFor={pageHref} />
         </Section>
       ) : null}

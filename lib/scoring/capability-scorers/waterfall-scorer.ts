@@ -141,7 +141,7 @@ function checkTurns(d: PredictedDialogue, lastTurnId: number, sink: DiagnosticSi
 
 function trajectoryDiagnostic(predicted: Turn["calls"], expected: Turn["calls"]): TrajectoryDiagnostic {
   const c = compareToolCalls(sequentialSteps(predicted), sequentialSteps(expected));
-  return { score: c.score, toolNamesF1: c.toolNames.f1, paramsF1: c.params?.f1 ?? null, order: c.order?.score ?? null, exact: c.exact, summary: c.summary };
+  return { score: c.score, toolNamesF1: c.toolNames.f1, paramsF1: c.params?.f1 ?? null, order: c.order?.score ?? null, exact: c.exact, summary: c.summary, pairs: c.pairs };
 }
 
 async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: PredictedDialogue | undefined, ctx: ScoreContext): Promise<WaterfallItemResult> {

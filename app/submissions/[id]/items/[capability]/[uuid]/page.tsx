@@ -5,7 +5,9 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { pageDb } from "@/lib/queries/db";
 import { loadItemGroundTruth } from "@/lib/queries/item-ground-truth";
-import { getItem, getSubmission } from "@/lib/queries/submission";
+import { itemPosition } from "@/lib/queries/item-list";
+import { getItem, getSubmission, submissionHeading } from "@/lib/queries/submission";
+import { outcomeOf } from "@/lib/scoring/outcome";
 import { Section } from "@/components/common/page-header";
 import { firstParam, parseId, type SearchParams } from "@/components/common/search-params";
 import { entryAccess } from "@/lib/queries/visibility";
@@ -15,7 +17,10 @@ import { codeClass, linkClass } from "@/components/common/styles";
 import { AgentTurn, GroundTruth } from "@/components/submission/agent-turn";
 import { EvaluationItem } from "@/components/submission/evaluation-result";
 import { TrajectoryItem } from "@/components/submission/trajectory-diagnostic";
-import { ItemScore } from "@/components/submission/item-table";
+import { itemHref, policyNote } from "@/components/submission/item-table";
+import { ItemNav } from "@/components/submission/item-nav";
+import { ItemScore, OutcomeText } from "@/components/submission/outcome-text";
+import { itemFiltersFrom, itemQuery } from "@/components/submission/item-query";
 import { VerdictList } from "@/components/submission/verdict-list";
 
 export const dynamic = "force-dynamic";
@@ -34,15 +39,20 @@ function decode(s: string): string {
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { uuid } = await params;
-  return { title: `Item ${decode(uuid).slice(0, 8)}`, robots: { index: false } };
+  const p = await params;
+  const id = parseId(p.id);
+  const access = entryAccess(pageDb(), id, { maintainer: await maintainerSignedIn() });
+  const heading = access && id !== null ? submissionHeading(pageDb(), id) : null;
+  const uuid = decode(p.uuid);
+  const shown = uuid.length > 80 ? `${uuid.slice(0, 79)}…` : uuid;
+  return { title: heading ? `${shown} · ${heading.agent} · ${heading.benchmark}` : "Item not found", robots: { index: false } };
 }
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div>
+    <div className="min-w-0">
       <dt className="text-xs text-slate-600 dark:text-slate-400">{term}</dt>
-      <dd className="text-sm font-medium">{children}</dd>
+      <dd className="text-sm font-medium break-words">{children}</dd>
     </div>
   );
 }
@@ -61,15 +71,22 @@ export default async function ItemPage({ params, searchParams }: Props) {
   if (!access || !detail?.run) notFound();
   const item = getItem(db, detail.run.id, capability, uuid, { showGroundTruth: detail.benchmark.showGroundTruth, limits: access.limits });
   if (!item) notFound();
-  const here = `/submissions/${detail.id}/items/${encodeURIComponent(item.capability)}/${encodeURIComponent(item.uuid)}`;
+  // The list this item was opened from (the table's filter and sort travel in the URL).
+  const filters = itemFiltersFrom(sp);
+  const position = itemPosition(db, detail.run.id, filters, item);
+  const query = itemQuery({ ...filters, page: undefined });
+  const entry = `/submissions/${detail.id}`;
+  const here = itemHref(detail.id, item);
   const truth = await loadItemGroundTruth(db, detail.id, capability, uuid);
   const cap = detail.capabilities.find((c) => c.id === item.capability);
   const capLabel = cap?.label ?? item.capability;
+  const hasPolicies = detail.benchmark.capabilities.find((c) => c.id === item.capability)?.policies ?? false;
   // Items of evaluator capabilities (qa, trajectory, report) have no waterfall, no policy and no replay.
   const evaluated = item.scorer !== "waterfall";
-  // The query layer already dropped the private detail unless the ground truth is public.
-  const note = [item.reason, item.detail].filter(Boolean).join(" — ");
-  const back = `/submissions/${detail.id}?capability=${encodeURIComponent(item.capability)}#items`;
+  const outcome = outcomeOf(item);
+  const policy = policyNote(item, hasPolicies) ?? (hasPolicies && item.policy === "fail" ? "Policy broken" : null);
+  const listPage = position ? Math.ceil(position.index / (filters.pageSize ?? 50)) : 1;
+  const list = `${entry}${itemQuery(filters, { page: listPage > 1 ? listPage : undefined })}#items`;
 
   return (
     <article className="space-y-8">
@@ -77,32 +94,37 @@ export default async function ItemPage({ params, searchParams }: Props) {
         <Breadcrumb
           trail={[
             { href: "/queue", label: "Queue" },
-            { href: `/submissions/${detail.id}`, label: `${detail.agent} (#${detail.id})` },
-            { href: back, label: "Items" },
+            { href: entry, label: `${detail.agent} (#${detail.id})` },
+            { href: list, label: "Items" },
           ]}
-          current={item.uuid.slice(0, 8)}
+          current={item.uuid}
         />
         <h1 className="text-2xl font-semibold tracking-tight">
           Item <span className="font-mono text-xl break-all">{item.uuid}</span>
         </h1>
-        <dl className="grid grid-cols-2 gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-4 lg:grid-cols-7 dark:border-slate-800">
+        <ItemNav submissionId={detail.id} position={position} filters={filters} query={query} capabilityLabel={filters.capability ? (detail.capabilities.find((c) => c.id === filters.capability)?.label ?? filters.capability) : undefined} list={list} />
+        <dl className="grid grid-cols-2 gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-3 lg:grid-cols-6 dark:border-slate-800">
           <Fact term="Capability">{capLabel}</Fact>
           <Fact term="Domain">{item.domain}</Fact>
-          <Fact term={evaluated ? "Scored by" : "Ended at"}>{item.stage}</Fact>
-          <Fact term="Status">{item.status}</Fact>
-          {item.policy === null ? null : <Fact term="Policy">{item.policy}</Fact>}
-          <Fact term="Weight">×{item.weight}</Fact>
-          <Fact term="Score">
-            <ItemScore score={item.score} status={item.status} />
+          <Fact term="Outcome">
+            <OutcomeText item={item} />
           </Fact>
+          <Fact term="Counts as">
+            <ItemScore item={item} /> <span className="font-normal text-slate-600 dark:text-slate-400">× weight {item.weight}</span>
+          </Fact>
+          {policy ? <Fact term="Policy">{policy}</Fact> : null}
+          <Fact term={evaluated ? "Scored by" : "Decided by"}>{outcome.term.stage ?? "no stage: the item counts 0"}</Fact>
         </dl>
         {access.state !== "published" ? <PrivateEntryNotice state={access.state} /> : null}
-        <TruncationNotice truncated={item.truncated} full={access.full} maintainer={maintainer} fullHref={`${here}?full=1`} />
-        {note ? (
-          <p className="text-sm">
-            <span className="text-slate-600 dark:text-slate-400">Note: </span>
-            {note}
-          </p>
+        <TruncationNotice truncated={item.truncated} full={access.full} maintainer={maintainer} fullHref={`${here}${itemQuery(filters, { full: 1 })}`} />
+        {item.reason || item.detail ? (
+          <div className="space-y-1 text-sm">
+            <p>
+              <span className="font-medium">Why: </span>
+              <span className="break-words">{item.reason || "—"}</span>
+            </p>
+            {item.detail ? <p className="break-words text-slate-600 dark:text-slate-400">{item.detail}</p> : null}
+          </div>
         ) : null}
       </header>
 
@@ -112,11 +134,19 @@ export default async function ItemPage({ params, searchParams }: Props) {
         </Section>
       ) : (
         <Section id="verdicts" title="Waterfall verdicts" description="Each stage in the order it ran; a stage that did not need to run says why it was skipped.">
-          <VerdictList verdicts={item.verdicts} />
+          {item.verdicts.length === 0 && outcome.term.countsAs === "0" ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">No stage ran: an item with the outcome {outcome.term.label.toLowerCase()} counts 0 without being judged.</p>
+          ) : (
+            <VerdictList verdicts={item.verdicts} />
+          )}
         </Section>
       )}
       {item.trajectory ? (
-        <Section id="trajectory" title="Trajectory diagnostic" description="This turn's tool calls against the ground truth's, compared deterministically; not part of the score.">
+        <Section
+          id="trajectory"
+          title={evaluated ? "Tool calls compared" : "Trajectory diagnostic"}
+          description={evaluated ? "The agent's tool calls against the reference calls, call by call: the comparison the trajectory evaluator scored." : "This turn's tool calls against the ground truth's, compared deterministically, call by call; not part of the score."}
+        >
           <TrajectoryItem t={item.trajectory} />
         </Section>
       ) : null}
@@ -132,10 +162,10 @@ export default async function ItemPage({ params, searchParams }: Props) {
       ) : null}
 
       <p className="text-sm">
-        <Link href={back} className={linkClass}>
-          ← All {capLabel} items of {detail.agent}
+        <Link href={list} className={linkClass}>
+          ← Back to the items of {detail.agent}
         </Link>{" "}
-        · <span className={codeClass}>{item.capability}</span>
+        · <span className={`${codeClass} break-all`}>{item.capability}</span>
       </p>
     </article>
   );

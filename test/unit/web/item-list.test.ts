@@ -1,0 +1,224 @@
+/**
+ * The item table's query on a real (in-memory) database: the lost-points filter, the sort
+ * whitelist with its stable tie-break, paging, bounded reads of question, answer and reason
+ * inside SQLite (a hostile huge result is never loaded whole), the public reason against the
+ * private detail, and an item's place in a filtered, sorted list.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { ITEM_TEXT_CHARS, itemPosition, listItems, MAX_ITEM_RESULT_CHARS, parseItemPageSize, parseItemSort } from "@/lib/queries/item-list";
+import { getItem, getSubmission } from "@/lib/queries/submission";
+import { registerBenchmark } from "@/lib/submissions/benchmarks";
+import { ingestBundle } from "@/lib/submissions/ingest";
+import { createScoringDeps } from "@/lib/submissions/scoring-deps";
+import { runWorker } from "@/lib/submissions/worker";
+import { GOOD_BUNDLE, MINI_BENCHMARK, tickingClock } from "../../helpers/mini-fixtures";
+
+const now = tickingClock();
+let db: Db;
+let runId: number;
+
+/** The mini benchmark's good bundle, scored: four real items (ts-1 and mt-1 pass, ts-2 and mt-2 lose points). */
+beforeEach(async () => {
+  db = openDatabase(":memory:");
+  const { versionId } = await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: now() });
+  const { submissionId } = await ingestBundle(db, { versionId, bundlePath: GOOD_BUNDLE, source: "local", sourceRef: GOOD_BUNDLE, actor: "cli" }, now);
+  const deps = createScoringDeps(db, { now });
+  try {
+    await runWorker(db, deps, { untilIdle: true });
+  } finally {
+    await deps.close();
+  }
+  runId = getSubmission(db, submissionId)!.run!.id;
+});
+
+interface Synthetic {
+  uuid: string;
+  score: number;
+  status?: string;
+  stage?: string;
+  weight?: number;
+  question?: string;
+  answer?: unknown;
+  reason?: string;
+  detail?: string | null;
+  raw?: string;
+}
+
+/** An item row written straight into the run, as the worker stores them. */
+function put(i: Synthetic) {
+  const result = i.raw ?? JSON.stringify({ reason: i.reason ?? `reason of ${i.uuid}`, detail: i.detail ?? null, trace: i.question === undefined ? [] : [{ turnId: 0, query: i.question, answer: i.answer ?? "", calls: [], responses: [] }] });
+  db.$client
+    .prepare("INSERT INTO item_results (run_id, capability, domain, uuid, weight, score, status, stage, scorer, bucket, exact_passed, policy, result) VALUES (?, 'zz_synthetic', 'dock', ?, ?, ?, ?, ?, 'waterfall', 'not_scored', 0, NULL, ?)")
+    .run(runId, i.uuid, i.weight ?? 1, i.score, i.status ?? "scored", i.stage ?? "groundedness", result);
+}
+
+const uuids = (f: Parameters<typeof listItems>[2] = {}) => listItems(db, runId, { capability: "zz_synthetic", pageSize: 300, ...f }).rows.map((r) => r.uuid);
+
+describe("the lost-points filter", () => {
+  it("keeps every item that scored below 1, missing items and errors included", () => {
+    put({ uuid: "a-pass", score: 1 });
+    put({ uuid: "b-half", score: 0.5, stage: "report" });
+    put({ uuid: "c-fail", score: 0, stage: "correctness" });
+    put({ uuid: "d-missing", score: 0, status: "missing", stage: "none" });
+    put({ uuid: "e-agent", score: 0, status: "agent_error", stage: "none" });
+    expect(uuids({ lost: true })).toEqual(["b-half", "c-fail", "d-missing", "e-agent"]);
+    expect(uuids()).toHaveLength(5);
+    // The real items: ts-1 and mt-1 kept their points.
+    const real = listItems(db, runId, { lost: true, pageSize: 300 }).rows.filter((r) => r.capability !== "zz_synthetic");
+    expect(real.map((r) => r.uuid).sort()).toEqual(["mt-2", "ts-2"]);
+    expect(real.every((r) => r.score < 1)).toBe(true);
+  });
+
+  it("filters by outcome in the vocabulary", () => {
+    put({ uuid: "a", score: 0, status: "agent_error", stage: "none" });
+    put({ uuid: "b", score: 0, stage: "correctness" });
+    put({ uuid: "c", score: 0, stage: "none" });
+    expect(uuids({ outcome: "agent_error" })).toEqual(["a"]);
+    expect(uuids({ outcome: "correctness" })).toEqual(["b"]);
+    expect(uuids({ outcome: "missing_turn" })).toEqual(["c"]);
+    const facets = listItems(db, runId).facets;
+    expect(facets.outcomes).toEqual(expect.arrayContaining(["agent_error", "missing_turn", "policy", "correctness", "groundedness"]));
+    // Glossary order: the statuses that count 0 come before the deciding stages.
+    expect(facets.outcomes.indexOf("agent_error")).toBeLessThan(facets.outcomes.indexOf("policy"));
+  });
+});
+
+describe("sorting", () => {
+  beforeEach(() => {
+    put({ uuid: "m", score: 0.5, weight: 2, question: "beta", answer: "zulu", reason: "r2" });
+    put({ uuid: "k", score: 0, weight: 1, question: "alpha", answer: ["list", 1], reason: "r3", stage: "correctness" });
+    put({ uuid: "z", score: 0.5, weight: 1, question: "gamma", answer: "alpha", reason: "r1" });
+    put({ uuid: "a", score: 0, status: "missing", stage: "none" });
+  });
+
+  it("sorts by each whitelisted column, ties broken by id", () => {
+    expect(uuids()).toEqual(["a", "k", "m", "z"]);
+    expect(uuids({ sort: "score", dir: "asc" })).toEqual(["a", "k", "m", "z"]);
+    expect(uuids({ sort: "score", dir: "desc" })).toEqual(["m", "z", "a", "k"]);
+    expect(uuids({ sort: "weight", dir: "desc" })).toEqual(["m", "a", "k", "z"]);
+    expect(uuids({ sort: "item", dir: "desc" })).toEqual(["z", "m", "k", "a"]);
+    expect(uuids({ sort: "question" })).toEqual(["k", "m", "z", "a"]); // no question sorts last
+    expect(uuids({ sort: "answer" })).toEqual(["k", "z", "m", "a"]); // a list answer sorts as its JSON text
+    expect(uuids({ sort: "reason" })).toEqual(["z", "m", "k", "a"]);
+    // Outcome follows the glossary: missing, then correctness, then groundedness.
+    expect(uuids({ sort: "outcome" })).toEqual(["a", "k", "m", "z"]);
+  });
+
+  it("takes only whitelisted columns from the URL", () => {
+    expect(parseItemSort("score", "desc")).toEqual({ sort: "score", dir: "desc" });
+    expect(parseItemSort("score", "sideways")).toEqual({ sort: "score", dir: "asc" });
+    expect(parseItemSort("result; DROP TABLE item_results", "asc")).toEqual({});
+    expect(parseItemSort("detail", "asc")).toEqual({});
+    expect(parseItemPageSize("300")).toBe(300);
+    expect(parseItemPageSize("100000")).toBe(50);
+    expect(parseItemPageSize("-1")).toBe(50);
+  });
+
+  it("pages in the sorted order and bounds the page size", () => {
+    const first = listItems(db, runId, { capability: "zz_synthetic", sort: "score", dir: "desc", pageSize: 5 });
+    expect(first.pageSize).toBe(5);
+    expect(listItems(db, runId, { pageSize: 100_000 }).pageSize).toBe(300);
+    for (let i = 0; i < 8; i++) put({ uuid: `p${i}`, score: 0.5 });
+    const page2 = listItems(db, runId, { capability: "zz_synthetic", sort: "score", dir: "desc", pageSize: 5, page: 2 });
+    const all = uuids({ sort: "score", dir: "desc" });
+    expect(page2.total).toBe(12);
+    expect(page2.rows.map((r) => r.uuid)).toEqual(all.slice(5, 10));
+  });
+
+  it("places an item in its filtered, sorted list with its neighbours", () => {
+    const f = { capability: "zz_synthetic", lost: true, sort: "score" as const, dir: "desc" as const };
+    expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "z" })).toEqual({ index: 2, total: 4, prev: { capability: "zz_synthetic", uuid: "m" }, next: { capability: "zz_synthetic", uuid: "a" } });
+    expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "m" })!.prev).toBeNull();
+    expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "k" })!.next).toBeNull();
+    put({ uuid: "winner", score: 1 });
+    expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "winner" })).toBeNull();
+    expect(itemPosition(db, runId, { ...f, lost: false }, { capability: "zz_synthetic", uuid: "winner" })!.index).toBe(1);
+  });
+});
+
+describe("what a row reads", () => {
+  it("gives the question, the agent's answer and the public reason, cut to a table's length", () => {
+    put({ uuid: "long", score: 0, stage: "correctness", question: "q".repeat(90_000), answer: "a".repeat(90_000), reason: "r".repeat(90_000), detail: "the reference is SECRET-VALUE" });
+    const [row] = listItems(db, runId, { capability: "zz_synthetic" }).rows;
+    expect(row!.question).toHaveLength(ITEM_TEXT_CHARS.question + 1);
+    expect(row!.question.endsWith("…")).toBe(true);
+    expect(row!.answer).toHaveLength(ITEM_TEXT_CHARS.answer + 1);
+    expect(row!.reason).toHaveLength(ITEM_TEXT_CHARS.reason + 1);
+    // The private detail stays out unless the ground truth is public.
+    expect(row!.detail).toBeNull();
+    expect(JSON.stringify(listItems(db, runId, {}))).not.toContain("SECRET-VALUE");
+    expect(listItems(db, runId, { capability: "zz_synthetic" }, { showGroundTruth: true }).rows[0]!.detail).toBe("the reference is SECRET-VALUE");
+  });
+
+  it("reads the real items' question, answer and reason", () => {
+    const ts2 = listItems(db, runId, { capability: "tool_selection" }).rows.find((r) => r.uuid === "ts-2")!;
+    expect(ts2).toMatchObject({ question: "Which ship is the largest?", answer: "The largest is Ocean Queen." });
+    expect(ts2.reason.length).toBeGreaterThan(0);
+  });
+
+  it("never loads a hostile huge result for the table, and says so", () => {
+    // Past the parse limit: the table reads none of it.
+    put({ uuid: "huge", score: 0, stage: "correctness", raw: JSON.stringify({ reason: "x", trace: [{ query: "Q".repeat(MAX_ITEM_RESULT_CHARS), answer: "", calls: [], responses: [] }] }) });
+    // Under it, but with a 20 MB question: the row carries its first characters only.
+    put({ uuid: "big", score: 0, stage: "correctness", question: "B".repeat(20_000_000), reason: "fine" });
+    // Not JSON at all (a damaged row): the page still renders.
+    put({ uuid: "broken", score: 0, stage: "correctness", raw: "{not json" });
+    const page = listItems(db, runId, { capability: "zz_synthetic", sort: "question" });
+    const by = Object.fromEntries(page.rows.map((r) => [r.uuid, r]));
+    expect(by.huge!.question).toBe("");
+    expect(by.huge!.reason).toMatch(/too large to show/);
+    expect(by.big!.question).toHaveLength(ITEM_TEXT_CHARS.question + 1);
+    expect(by.broken).toMatchObject({ question: "", reason: "" });
+    expect(JSON.stringify(page).length).toBeLessThan(10_000);
+    expect(getItem(db, runId, "zz_synthetic", "huge", { showGroundTruth: false })!.reason).toMatch(/too large to show here/);
+  });
+});
+
+describe("the trajectory diagnostic, call by call", () => {
+  it("stores the engine's pairing and shows the public half: the agent's calls, what differed, expected calls only counted", () => {
+    const stored = db.$client.prepare("SELECT json_extract(result, '$.trajectory.pairs') AS pairs FROM item_results WHERE run_id = ? AND uuid = 'ts-2'").get(runId) as { pairs: string };
+    expect(JSON.parse(stored.pairs)).toEqual([
+      { name: "get_largest_ship", expected: { index: 0, step: 1, params: {} }, actual: null, params: null },
+      { name: "get_ship_list", expected: null, actual: { index: 0, step: 1, params: {} }, params: null },
+    ]);
+    const closed = getItem(db, runId, "tool_selection", "ts-2", { showGroundTruth: false })!;
+    expect(closed.trajectory).toMatchObject({ notMade: 1, summary: null, calls: [{ call: { index: 0, name: "get_ship_list", arguments: {} }, verdict: "not_expected", expected: null }] });
+    expect(JSON.stringify(closed)).not.toContain("get_largest_ship");
+    const open = getItem(db, runId, "tool_selection", "ts-2", { showGroundTruth: true })!;
+    expect(open.trajectory!.calls).toEqual([
+      { call: { index: 0, name: "get_ship_list", arguments: {} }, verdict: "not_expected", differed: [], missing: [], extra: [], expected: null },
+      { call: null, verdict: "not_made", differed: [], missing: [], extra: [], expected: { name: "get_largest_ship", arguments: {} } },
+    ]);
+    // "2020" for 2020 is the same value: the call is as expected.
+    expect(getItem(db, runId, "tool_selection", "ts-1", { showGroundTruth: false })!.trajectory!.calls).toEqual([
+      { call: { index: 0, name: "get_docked_ships", arguments: { year: "2020" } }, verdict: "as_expected", differed: [], missing: [], extra: [], expected: null },
+    ]);
+  });
+
+  it("names the parameter that differed, went missing or was extra, never the expected value", () => {
+    const pairs = [
+      { name: "find_ship", expected: { index: 0, step: 1, params: { name: "Sea Dragon", year: 1999, "Sea Dragon": 1 } }, actual: { index: 1, step: 2, params: { name: "Ocean Queen", flag: "x" } }, params: { matching: [], mismatched: [{ key: "name", expected: "Sea Dragon", actual: "Ocean Queen" }], missing: ["year", "Sea Dragon"], extra: ["flag"] } },
+      { name: "list_ports", expected: null, actual: { index: 0, step: 1, params: { all: true } }, params: null },
+    ];
+    const trajectory = { score: 0.2, toolNamesF1: 0.5, paramsF1: 0, order: null, exact: false, summary: "wrong values: find_ship.name (Sea Dragon)", pairs };
+    put({ uuid: "diff", score: 0, stage: "correctness", raw: JSON.stringify({ scorer: "waterfall", reason: "r", detail: null, trace: [], verdicts: [], trajectory }) });
+    const closed = getItem(db, runId, "zz_synthetic", "diff", { showGroundTruth: false })!;
+    // In the agent's order; the omitted key that reads as a value ("Sea Dragon") is not named.
+    expect(closed.trajectory!.calls).toEqual([
+      { call: { index: 0, name: "list_ports", arguments: { all: true } }, verdict: "not_expected", differed: [], missing: [], extra: [], expected: null },
+      { call: { index: 1, name: "find_ship", arguments: { name: "Ocean Queen", flag: "x" } }, verdict: "differed", differed: ["name"], missing: ["year"], extra: ["flag"], expected: null },
+    ]);
+    expect(closed.trajectory!.notMade).toBe(0);
+    expect(JSON.stringify(closed)).not.toContain("Sea Dragon");
+    expect(JSON.stringify(closed)).not.toContain("1999");
+    const open = getItem(db, runId, "zz_synthetic", "diff", { showGroundTruth: true })!;
+    expect(open.trajectory!.calls![1]).toMatchObject({ missing: ["year", "Sea Dragon"], expected: { name: "find_ship", arguments: { name: "Sea Dragon", year: 1999 } } });
+  });
+
+  it("reads a result stored before calls were paired", () => {
+    const trajectory = { score: 1, toolNamesF1: 1, paramsF1: null, order: null, exact: true, summary: "tools: 1 of 1" };
+    put({ uuid: "old", score: 1, raw: JSON.stringify({ scorer: "waterfall", reason: "r", detail: null, trace: [], verdicts: [], trajectory }) });
+    expect(getItem(db, runId, "zz_synthetic", "old", { showGroundTruth: false })!.trajectory).toEqual({ score: 1, toolNamesF1: 1, paramsF1: null, order: null, exact: true, summary: null, calls: null, notMade: 0 });
+  });
+});
