@@ -33,7 +33,7 @@ export const MAX_FLIP_PAGE_SIZE = 100;
 export const MAX_COMPARED = 4;
 
 /** What a comparison reads of an item: its summary columns, never its stored result. */
-type SlimItem = Omit<ItemRow, "policy">;
+type SlimItem = Pick<ItemRow, "capability" | "domain" | "uuid" | "weight" | "score" | "status" | "stage">;
 
 type EntryRow = ReturnType<typeof readEntries>[number];
 
@@ -81,8 +81,8 @@ function pairedKeys(a: Map<string, SlimItem>, b: Map<string, SlimItem>, capabili
 }
 
 function side(item: SlimItem | undefined): FlipSide {
-  if (!item) return { score: 0, status: "missing", outcome: outcomeOf({ status: "missing", stage: "none" }).label, passed: false, stored: false };
-  return { score: item.score, status: item.status, outcome: outcomeOf(item).label, passed: passes(item.score), stored: true };
+  if (!item) return { score: 0, status: "missing", outcome: outcomeOf({ status: "missing", stage: "none", score: 0 }).text, passed: false, stored: false };
+  return { score: item.score, status: item.status, outcome: outcomeOf(item).text, passed: passes(item.score), stored: true };
 }
 
 function flipCounts(pairs: { a: boolean; b: boolean }[]): FlipCounts {

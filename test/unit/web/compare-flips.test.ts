@@ -102,10 +102,10 @@ describe("flips between two entries", () => {
       ["multiturn", "harbor", "mt-1"],
       ["multiturn", "ocean", "mt-2"],
     ]);
-    expect(page.rows[0]!.b).toEqual({ score: 0.5, status: "scored", outcome: "LLM correctness", passed: false, stored: true });
-    expect(page.rows[1]!.b).toEqual({ score: 0, status: "missing", outcome: "Missing", passed: false, stored: false });
-    expect(page.rows[2]!.a).toMatchObject({ status: "missing", outcome: "Missing", passed: false, stored: true });
-    expect(page.rows[3]!.b).toMatchObject({ outcome: "Agent error", passed: false });
+    expect(page.rows[0]!.b).toEqual({ score: 0.5, status: "scored", outcome: "Partial · correctness", passed: false, stored: true });
+    expect(page.rows[1]!.b).toEqual({ score: 0, status: "missing", outcome: "Missing · counts 0", passed: false, stored: false });
+    expect(page.rows[2]!.a).toMatchObject({ status: "missing", outcome: "Missing · counts 0", passed: false, stored: true });
+    expect(page.rows[3]!.b).toMatchObject({ outcome: "Agent error · counts 0", passed: false });
     // Only ids, statuses and scores: nothing else of an item crosses into the comparison.
     expect(Object.keys(page.rows[0]!).sort()).toEqual(["a", "b", "capability", "domain", "uuid"]);
   });
