@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { formatScore } from "@/components/common/format";
 import { Notice } from "@/components/common/notice";
 import { StateBadge } from "@/components/common/state-badge";
 import { controlClass, secondaryButtonClass } from "@/components/common/styles";
 import type { ReviewRow } from "@/lib/queries/types";
+import { overallText } from "./review-table";
 
 /** The destructive button of a confirmation: red, with its words saying what it does. */
 const dangerButtonClass =
@@ -49,7 +49,7 @@ export function ConfirmAction({ row, action, allowed, cancelHref }: { row: Revie
           <StateBadge state={row.state} />
         </dd>
         <dt className="text-slate-600 dark:text-slate-400">Overall</dt>
-        <dd className="tabular-nums">{row.overall === null ? "—" : `${formatScore(row.overall)}${row.complete ? "" : " (incomplete)"}`}</dd>
+        <dd className="tabular-nums">{overallText(row)}</dd>
       </dl>
       {allowed ? (
         <>

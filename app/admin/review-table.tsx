@@ -11,6 +11,9 @@ import type { SubmissionState } from "@/db/schema";
 import { availableActions, CONFIRMED_ACTIONS, type ReviewActionName } from "@/lib/submissions/review";
 import { confirmHref } from "./confirm-href";
 
+/** The current run's overall, marked when a capability was not submitted. */
+export const overallText = (r: Pick<ReviewRow, "overall" | "complete">) => (r.overall === null ? "—" : `${formatScore(r.overall)}${r.complete ? "" : " (partial)"}`);
+
 const LABELS: Record<ReviewActionName, string> = { approve: "Approve", rescore: "Rescore", reject: "Reject", withdraw: "Withdraw", restore: "Restore" };
 
 /** What the issue form told maintainers (contact, agent type, notes): shown here only, never publicly. */
@@ -98,7 +101,7 @@ export function ReviewTable({ rows }: { rows: ReviewRow[] }) {
                 <StateBadge state={r.state} />
                 {r.withdrawnFrom ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">from {r.withdrawnFrom}</span> : null}
               </td>
-              <td className={`${tdClass} tabular-nums`}>{r.overall === null ? "—" : `${formatScore(r.overall)}${r.complete ? "" : " (incomplete)"}`}</td>
+              <td className={`${tdClass} tabular-nums`}>{overallText(r)}</td>
               <td className={tdClass}>
                 <Actions row={r} />
               </td>

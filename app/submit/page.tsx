@@ -198,7 +198,7 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
           <Link href="/queue" className={linkClass}>
             queue
           </Link>
-          ; every state change is in the{" "}
+          ; what changes on the board is in the{" "}
           <Link href="/changelog" className={linkClass}>
             changelog
           </Link>

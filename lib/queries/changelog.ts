@@ -9,9 +9,9 @@
  * Scores follow visibility.ts: only an entry published now shows them to the public; the
  * others are named with their reason, as the queue names them.
  */
-import { and, count, desc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { auditLog, benchmarks, benchmarkVersions, submissions, type PublicationDetails } from "../../db/schema";
+import { auditLog, benchmarks, benchmarkVersions, scoringRuns, submissions, type PublicationDetails } from "../../db/schema";
 import { benchmarkColumns, benchmarkLabel, knownPaths, paging, type PageOpts, type Paged } from "./activity";
 import { redactPaths } from "./redact-paths";
 import { prefixOf } from "./sql-prefix";
@@ -55,6 +55,10 @@ export function getChangelogPage(db: Db, opts: ChangelogOpts = {}): Paged<Change
       reason: prefixOf(auditLog.reason, PUBLIC_RENDER_LIMITS.text),
       agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name),
       state: submissions.state,
+      // For publication rows written before they recorded their run (legacy): the run shown now, and
+      // whether this row is the entry's latest publication (then that run is the one it published).
+      currentOverall: scoringRuns.overallScore,
+      latestPublication: sql<number | null>`(SELECT MAX(a2.id) FROM ${auditLog} a2 WHERE a2.submission_id = ${auditLog.submissionId} AND a2.to_state = 'published')`,
       source: submissions.source,
       sourceRef: submissions.sourceRef,
       bundlePath: submissions.bundlePath,
@@ -64,12 +68,13 @@ export function getChangelogPage(db: Db, opts: ChangelogOpts = {}): Paged<Change
     .innerJoin(submissions, eq(submissions.id, auditLog.submissionId))
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
+    .leftJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
     .where(where)
     .orderBy(desc(auditLog.id))
     .limit(pageSize)
     .offset(offset)
     .all()
-    .map(({ log, reason, agent, state, ...r }): ChangelogEvent => {
+    .map(({ log, reason, agent, state, currentOverall, latestPublication, ...r }): ChangelogEvent => {
       const known = knownPaths(r);
       const isPublic = isPublicState(state);
       const details = (log.details ?? null) as Partial<PublicationDetails> | null;
@@ -84,7 +89,7 @@ export function getChangelogPage(db: Db, opts: ChangelogOpts = {}): Paged<Change
         benchmark: clip.name(benchmarkLabel(r)),
         fromState: log.fromState,
         toState: log.toState!,
-        overall: scores ? num(details?.overall) : null,
+        overall: !scores ? null : details && "runId" in details ? num(details.overall) : isPublic && latestPublication === log.id ? currentOverall : null,
         previousOverall: scores && kind === "rescored" ? num(details?.previousOverall) : null,
         reason: clip.text(redactPaths(clip.prefix(reason), known)),
         actor: clip.name(redactPaths(log.actor, known)),

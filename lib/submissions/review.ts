@@ -3,7 +3,7 @@
  * page and GitHub slash commands both come here (`applyReviewAction`), so each action has
  * one implementation.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, scoringRuns, submissions, type PublicationDetails, type SubmissionState } from "../../db/schema";
 import { benchmarkOfVersion } from "./benchmarks";
@@ -135,8 +135,8 @@ export interface RestorePlan {
 
 /**
  * Reads where a withdrawn submission goes back to, from the audit row of its withdrawal:
- * published or approved again only when the run it was approved with is still its current,
- * complete run (else `scored`, awaiting a fresh approval); scored, error and invalid as they
+ * published or approved again only when the run it was approved with is still its current run
+ * (else `scored`, awaiting a fresh approval, or `error` if that run left it so); scored, error and invalid as they
  * were; queued or scoring re-queued with a new run (the old one was closed as superseded).
  * One withdrawn before validation (only a race allows it) cannot be restored: it is sent again.
  */
@@ -158,8 +158,15 @@ export function restorePlan(db: Tx | Db, id: number): RestorePlan {
       const approvedRun = typeof withdrawal?.details?.runId === "number" ? withdrawal.details.runId : sub.currentRunId;
       const run = sub.currentRunId === null ? undefined : db.select().from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId)).get();
       if (!run || run.status !== "completed") return { from, to: "queued" };
-      if (run.id === approvedRun && run.complete) return { from, to: from };
-      return { from, to: run.complete ? "scored" : "error" };
+      if (run.id === approvedRun) return { from, to: from };
+      // Another run: back to where that run left the submission (error when it had items no judge could grade).
+      const settled = db
+        .select({ toState: auditLog.toState })
+        .from(auditLog)
+        .where(and(eq(auditLog.submissionId, id), inArray(auditLog.toState, ["scored", "error"]), sql`json_extract(${auditLog.details}, '$.runId') = ${run.id}`))
+        .orderBy(desc(auditLog.id))
+        .get();
+      return { from, to: settled?.toState === "error" ? "error" : "scored" };
     }
     case "scored":
     case "error":
@@ -184,7 +191,7 @@ export async function restore(db: Db, id: number, who: Actor, reason = ""): Prom
     // Decided again in the writing transaction: another action may have landed meanwhile.
     const plan = restorePlan(tx, id);
     if (plan.to !== planned.to) throw new TransitionError(`submission ${id} changed while it was being restored`);
-    const move = { actor: who.actor, at: who.at, reason: reason || `restored (withdrawn while ${plan.from})` };
+    const move = { actor: who.actor, at: who.at, reason };
     if (plan.to === "queued") {
       const runId = queueRun(tx, id, benchmark!, {}, who.at);
       restoreTransition(tx, id, "queued", { ...move, details: { runId, restoredFrom: plan.from } });

@@ -82,8 +82,20 @@ describe("restore", () => {
     expect(runs(id)).toHaveLength(1); // nothing rescored
     const rows = audit(id);
     expect(rows).toHaveLength(before + 1);
-    expect(rows.at(-1)).toMatchObject({ actor: "maintainer:ada", action: "state:published", fromState: "withdrawn", toState: "published", reason: "restored (withdrawn while published)" });
+    expect(rows.at(-1)).toMatchObject({ actor: "maintainer:ada", action: "state:published", fromState: "withdrawn", toState: "published", reason: "" });
     expect(rows.at(-1)!.details).toMatchObject({ runId: run, restoredFrom: "published" });
+  });
+
+  it("puts a partial entry (a capability not submitted) back on the board too", async () => {
+    const dir = goodCopy("partial-agent");
+    rmSync(path.join(dir, "output/capability_4_multiturn"), { recursive: true });
+    const id = await ingest(dir);
+    await score();
+    expect(runs(id)[0]!.complete).toBe(false);
+    approve(db, id, who());
+    withdraw(db, id, who());
+    expect(await restore(db, id, who())).toEqual({ from: "published", to: "published" });
+    expect(onBoard()).toContain(id);
   });
 
   it("sends an entry whose approved run is no longer its current one to scored, awaiting approval", async () => {
@@ -215,6 +227,15 @@ describe("the public changelog", () => {
     // None of the internal steps: no validating, queued-from-validating, scoring, scored or run rows.
     expect(log.total).toBe(5);
     expect(log.rows.some((r) => r.toState === "scoring" || r.toState === "scored" || r.toState === "validating")).toBe(false);
+  });
+
+  it("reads the overall of a publication recorded before publications carried their run from the entry's current run", async () => {
+    const id = await published("legacy-agent");
+    const overall = runs(id)[0]!.overallScore!;
+    db.update(auditLog).set({ details: null }).where(and(eq(auditLog.submissionId, id), eq(auditLog.toState, "published"))).run();
+    expect(getChangelogPage(db, { entry: id }).rows[0]).toMatchObject({ kind: "published", overall });
+    withdraw(db, id, who());
+    expect(getChangelogPage(db, { entry: id, maintainer: true }).rows[1]).toMatchObject({ kind: "published", overall: null });
   });
 
   it("filters by entry and pages", async () => {
