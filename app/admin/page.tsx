@@ -43,36 +43,31 @@ function SignIn({ error, enabled }: { error?: string; enabled: boolean }) {
   );
 }
 
+/** One labelled choice of the filter form, "all" first. */
+function Choice({ name, label, value, options }: { name: string; label: string; value?: string; options: readonly { value: string; label: string }[] }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={`filter-${name}`} className="font-medium">
+        {label}
+      </label>
+      <select id={`filter-${name}`} name={name} defaultValue={value ?? ""} className={controlClass}>
+        <option value="">all</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** The list's filters as a plain GET form: works without JavaScript, and the URL keeps them. */
 function Filters({ state, benchmark, benchmarks }: { state?: string; benchmark?: string; benchmarks: { slug: string; title: string }[] }) {
   return (
     <form method="get" action="/admin" className="mb-4 flex flex-wrap items-end gap-3 text-sm" aria-label="Filter the list">
-      <div className="flex flex-col gap-1">
-        <label htmlFor="filter-state" className="font-medium">
-          State
-        </label>
-        <select id="filter-state" name="state" defaultValue={state ?? ""} className={controlClass}>
-          <option value="">all</option>
-          {REVIEW_STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="filter-benchmark" className="font-medium">
-          Benchmark
-        </label>
-        <select id="filter-benchmark" name="benchmark" defaultValue={benchmark ?? ""} className={controlClass}>
-          <option value="">all</option>
-          {benchmarks.map((b) => (
-            <option key={b.slug} value={b.slug}>
-              {b.title}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Choice name="state" label="State" value={state} options={REVIEW_STATES.map((s) => ({ value: s, label: s }))} />
+      <Choice name="benchmark" label="Benchmark" value={benchmark} options={benchmarks.map((b) => ({ value: b.slug, label: b.title }))} />
       <button className={secondaryButtonClass}>Filter</button>
       {state || benchmark ? (
         <Link href="/admin" className={linkClass}>

@@ -69,24 +69,18 @@ async function open(url: string, opts: { width?: number; dark?: boolean; cookie?
   return page;
 }
 
-/** The state of a submission, as the database has it. */
-function stateOf(id: number): string {
+/** One value of the database the server runs on. */
+function read<T>(query: string, arg: string | number): T {
   const db = openDatabase(app.dbFile);
   try {
-    return (db.$client.prepare("SELECT state FROM submissions WHERE id = ?").get(id) as { state: string }).state;
+    return Object.values(db.$client.prepare(query).get(arg) as Record<string, T>)[0]!;
   } finally {
     db.$client.close();
   }
 }
 
-function idOf(agent: string): number {
-  const db = openDatabase(app.dbFile);
-  try {
-    return (db.$client.prepare("SELECT id FROM submissions WHERE agent_name = ?").get(agent) as { id: number }).id;
-  } finally {
-    db.$client.close();
-  }
-}
+const stateOf = (id: number) => read<string>("SELECT state FROM submissions WHERE id = ?", id);
+const idOf = (agent: string) => read<number>("SELECT id FROM submissions WHERE agent_name = ?", agent);
 
 const board = async () => (await (await fetch(`${app.url}/api/leaderboard`)).json()) as { entries: { id: number; agent: string; rank: number }[] };
 

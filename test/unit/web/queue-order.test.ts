@@ -3,65 +3,50 @@
  * flight in the order the worker takes them, with positions, the running one with progress and
  * an estimate only when its pace can tell; the finished ones behind a state filter.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatRemaining } from "@/app/queue/format-remaining";
-import { openDatabase, type Db } from "@/db/client";
 import { jobs, scoringRuns } from "@/db/schema";
 import { getFinishedPage, getInFlight, remainingMs } from "@/lib/queries/queue";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve, rescore, withdraw } from "@/lib/submissions/review";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { transition } from "@/lib/submissions/transitions";
 import { claimNextJob, runWorker } from "@/lib/submissions/worker";
-import { GOOD_BUNDLE, MINI_BENCHMARK, tickingClock } from "../../helpers/mini-fixtures";
+import { useMiniDb } from "../../helpers/mini-db";
+import { renamedGoodBundle, tickingClock } from "../../helpers/mini-fixtures";
 
-const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-queue-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const now = tickingClock();
 const who = () => ({ actor: "maintainer:ada", at: now() });
-let copies = 0;
-
-let db: Db;
-let versionId: number;
-beforeEach(async () => {
-  db = openDatabase(":memory:");
-  versionId = (await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: now() })).versionId;
-});
+const mini = useMiniDb(now);
 
 async function ingest(agent: string): Promise<number> {
-  const dir = path.join(tmp, `bundle-${copies++}`);
-  cpSync(GOOD_BUNDLE, dir, { recursive: true });
-  writeFileSync(path.join(dir, "output/metadata.json"), JSON.stringify({ agent_name: agent, models: ["m"] }));
-  return (await ingestBundle(db, { versionId, bundlePath: dir, source: "local", sourceRef: dir, actor: "cli" }, now)).submissionId;
+  const dir = renamedGoodBundle(mini.scratch("bundle"), agent);
+  return (await ingestBundle(mini.db, { versionId: mini.versionId, bundlePath: dir, source: "local", sourceRef: dir, actor: "cli" }, now)).submissionId;
 }
 
 describe("the queue", () => {
   it("numbers waiting submissions in the worker's order, after the running one, and skips withdrawn ones", async () => {
     const d = await ingest("published-then-rescored");
-    const deps = createScoringDeps(db, { now });
-    await runWorker(db, deps, { untilIdle: true });
+    const deps = createScoringDeps(mini.db, { now });
+    await runWorker(mini.db, deps, { untilIdle: true });
     await deps.close();
-    approve(db, d, who());
+    approve(mini.db, d, who());
     const a = await ingest("first");
     const b = await ingest("second");
     const e = await ingest("withdrawn-while-queued");
     const c = await ingest("third");
-    withdraw(db, e, who()); // its job stays queued until the worker closes it, but it waits for nothing
-    await rescore(db, d, who()); // a new run, queued after every other
+    withdraw(mini.db, e, who()); // its job stays queued until the worker closes it, but it waits for nothing
+    await rescore(mini.db, d, who()); // a new run, queued after every other
 
     // The worker takes the first job (the oldest), marks the run running and scores 30 of 100 items.
-    const jobId = claimNextJob(db, "w1", now())!;
-    const runId = db.select().from(jobs).where(eq(jobs.id, jobId)).get()!.runId;
+    const jobId = claimNextJob(mini.db, "w1", now())!;
+    const runId = mini.db.select().from(jobs).where(eq(jobs.id, jobId)).get()!.runId;
     const started = new Date(Date.UTC(2026, 10, 23, 12, 0, 0));
-    db.update(scoringRuns).set({ status: "running", startedAt: started, progressDone: 30, progressTotal: 100 }).where(eq(scoringRuns.id, runId)).run();
-    transition(db, a, "scoring", { actor: "worker", at: now() });
+    mini.db.update(scoringRuns).set({ status: "running", startedAt: started, progressDone: 30, progressTotal: 100 }).where(eq(scoringRuns.id, runId)).run();
+    transition(mini.db, a, "scoring", { actor: "worker", at: now() });
 
-    const queue = getInFlight(db, new Date(started.getTime() + 60_000));
+    const queue = getInFlight(mini.db, new Date(started.getTime() + 60_000));
     expect(queue.total).toBe(4);
     expect(queue.rows.map((r) => [r.id, r.state, r.position, r.running])).toEqual([
       [a, "scoring", null, true],
@@ -72,11 +57,11 @@ describe("the queue", () => {
     expect(queue.rows[0]).toMatchObject({ agent: "first", progress: { done: 30, total: 100 }, remainingMs: 140_000 });
     expect(queue.rows.slice(1).every((r) => r.progress === null && r.remainingMs === null)).toBe(true);
 
-    const finished = getFinishedPage(db);
+    const finished = getFinishedPage(mini.db);
     expect(finished.rows.map((r) => r.id)).toEqual([e]);
     expect(finished.byState).toMatchObject({ withdrawn: 1, queued: 3, scoring: 1 });
-    expect(getFinishedPage(db, { state: "published" }).rows).toEqual([]);
-    expect(getFinishedPage(db, { state: "withdrawn" }).total).toBe(1);
+    expect(getFinishedPage(mini.db, { state: "published" }).rows).toEqual([]);
+    expect(getFinishedPage(mini.db, { state: "withdrawn" }).total).toBe(1);
   });
 });
 
