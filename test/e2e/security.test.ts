@@ -169,8 +169,7 @@ describe("the admin page", () => {
       expect(stateOf()).toBe("scored");
     }
     const page = await (await get(`/admin?confirm=withdraw&id=${ids.hidden}`, cookie)).text();
-    expect(page).toContain("Withdraw hidden-agent");
-    expect(page).toContain("you can restore");
+    expect(page).toMatch(/<section id="confirm"[^]*hidden-agent[^]*You can restore it/);
     // Confirmed against another state than the entry's (it moved on meanwhile): refused.
     expect((await act({ action: "withdraw", confirm: "published" })).headers.get("location")).toBe("/admin?error=changed");
     expect(stateOf()).toBe("scored");
