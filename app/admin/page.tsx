@@ -112,7 +112,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
     <div>
       <PageHeader
         title="Maintainers"
-        lede={`${queue.waiting} scored ${queue.waiting === 1 ? "entry awaits" : "entries await"} approval${state || benchmark ? " in this view" : ""}. Every action is written to the audit log (reader-relevant ones to the changelog) and mirrored on the submission's GitHub issue.`}
+        lede={`${queue.waiting} scored ${queue.waiting === 1 ? "entry awaits" : "entries await"} approval${benchmark ? " on this benchmark" : ""}. Every action is written to the audit log (reader-relevant ones to the changelog) and mirrored on the submission's GitHub issue.`}
       >
         <div className="flex flex-wrap items-center gap-3">
           <Link href="/admin/log" className={linkClass}>

@@ -2,7 +2,7 @@
  * Lists of submissions and events a page at a time: the maintainers' review list and the full
  * audit log. The public changelog is changelog.ts, the public queue queue.ts.
  */
-import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, scoringRuns, submissions, type SubmissionState } from "../../db/schema";
 import { redactPaths } from "./redact-paths";
@@ -108,18 +108,19 @@ export interface ReviewFilter {
 export function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): Paged<ReviewRow> & { waiting: number } {
   const { page, pageSize, offset } = paging(opts, 100);
   const clip = createClipper(PUBLIC_RENDER_LIMITS);
-  const conditions: SQL[] = [opts.id !== undefined ? eq(submissions.id, opts.id) : inArray(submissions.state, opts.state ? [opts.state] : [...REVIEW_STATES])];
-  if (opts.benchmark) conditions.push(eq(benchmarks.slug, opts.benchmark));
-  const where = and(...conditions);
+  const ofBenchmark = opts.benchmark ? eq(benchmarks.slug, opts.benchmark) : undefined;
+  const shown = opts.id !== undefined ? eq(submissions.id, opts.id) : inArray(submissions.state, opts.state ? [opts.state] : [...REVIEW_STATES]);
+  const where = and(shown, ofBenchmark);
+  // Counted per state over the benchmark's entries, so "awaiting approval" holds whatever state is shown.
   const counts = db
     .select({ state: submissions.state, n: count() })
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
-    .where(where)
+    .where(and(inArray(submissions.state, [...REVIEW_STATES]), ofBenchmark))
     .groupBy(submissions.state)
     .all();
-  const total = counts.reduce((a, c) => a + c.n, 0);
+  const total = counts.filter((c) => !opts.state || c.state === opts.state).reduce((a, c) => a + c.n, 0);
   const waiting = counts.find((c) => c.state === "scored")?.n ?? 0;
   // The state a withdrawn entry left: from the audit row of its latest withdrawal.
   const withdrawnFrom = sql<string | null>`(SELECT ${auditLog.fromState} FROM ${auditLog} WHERE ${auditLog.submissionId} = ${submissions.id} AND ${auditLog.toState} = 'withdrawn' ORDER BY ${auditLog.id} DESC LIMIT 1)`;
@@ -145,7 +146,7 @@ export function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): 
     .all();
   return {
     waiting,
-    total,
+    total: opts.id !== undefined ? rows.length : total,
     page,
     pageSize,
     rows: rows.map(({ agent, sub, run, contact, agentType, notes, ...r }) => ({

@@ -195,6 +195,15 @@ describe("the admin page", () => {
   });
 });
 
+describe("/submit without GITHUB_REPOSITORY", () => {
+  it("links to no issue form and says what a maintainer sets", async () => {
+    const html = await (await get("/submit")).text();
+    expect(html).toContain("No issue form is linked on this server");
+    expect(html).toContain("GITHUB_REPOSITORY=owner/name");
+    expect(html).not.toContain("/issues/new");
+  });
+});
+
 describe("server paths", () => {
   it("are not shown in the public changelog, nor in the maintainers' audit log", async () => {
     expect(await (await get("/changelog")).text()).not.toContain(bundles);

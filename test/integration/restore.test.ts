@@ -176,6 +176,12 @@ describe("restore", () => {
     const row = getReviewQueuePage(mini.db, { state: "withdrawn" }).rows.find((r) => r.id === id);
     expect(row).toMatchObject({ state: "withdrawn", withdrawnFrom: "published", benchmark: "Mini harbor benchmark v1.0" });
     expect(getReviewQueuePage(mini.db, { benchmark: "no-such-benchmark" }).rows).toEqual([]);
+    // Awaiting approval is counted whatever state the list shows.
+    const scored = await ingest(goodCopy("awaiting"));
+    await score();
+    expect(getReviewQueuePage(mini.db, { state: "withdrawn" })).toMatchObject({ waiting: 1, total: 1 });
+    expect(getReviewQueuePage(mini.db)).toMatchObject({ waiting: 1, total: 2 });
+    expect(getReviewQueuePage(mini.db, { id: scored }).rows.map((r) => r.agent)).toEqual(["awaiting"]);
   });
 });
 
