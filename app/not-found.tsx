@@ -1,5 +1,8 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { linkClass } from "@/components/common/styles";
+
+export const metadata: Metadata = { title: "Not found", robots: { index: false } };
 
 export default function NotFound() {
   return (

@@ -196,6 +196,20 @@ export const jobs = sqliteTable(
   (t) => [index("jobs_state").on(t.state)],
 );
 
+/**
+ * The details of an audit row that puts an entry on the board (`→ published`): the run shown
+ * and its overall, and the run and overall of the entry's previous publication (null for the
+ * first), so the changelog can say "rescored 80.1 → 82.3" without rereading old runs.
+ */
+export interface PublicationDetails {
+  runId: number | null;
+  overall: number | null;
+  previousRunId: number | null;
+  previousOverall: number | null;
+  /** Set on a restore: the state the submission was withdrawn from. */
+  restoredFrom?: SubmissionState;
+}
+
 export const auditLog = sqliteTable(
   "audit_log",
   {

@@ -10,7 +10,13 @@ import { codeClass, linkClass, rowClass, tableClass, tdClass, theadClass } from 
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "Methodology" };
+const benchmarkOf = (params: Record<string, string | string[] | undefined>) => findBenchmarkVersion(pageDb(), typeof params.benchmark === "string" && params.benchmark ? params.benchmark : undefined)?.info;
+
+/** "Methodology: <benchmark> v1.0", so a tab or bookmark says which benchmark it explains. */
+export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }): Promise<Metadata> {
+  const info = benchmarkOf(await searchParams);
+  return { title: info ? `Methodology: ${info.title.slice(0, 80)} v${info.version.slice(0, 20)}` : "Methodology" };
+}
 
 const EVALUATORS: Record<string, string> = {
   qa: "a judge grades the agent's final answer against the reference answer: facts right, none missing, meaning over wording",
@@ -19,8 +25,7 @@ const EVALUATORS: Record<string, string> = {
 };
 
 export default async function AboutPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const slug = (await searchParams).benchmark;
-  const info = findBenchmarkVersion(pageDb(), typeof slug === "string" && slug ? slug : undefined)?.info;
+  const info = benchmarkOf(await searchParams);
   if (!info) {
     return (
       <div>

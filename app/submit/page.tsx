@@ -3,12 +3,74 @@ import Link from "next/link";
 import { findBenchmarkVersion } from "@/lib/queries/benchmark-info";
 import { pageDb } from "@/lib/queries/db";
 import { JsonBlock } from "@/components/common/json-block";
+import { Notice } from "@/components/common/notice";
 import { PageHeader, Section } from "@/components/common/page-header";
-import { codeClass, linkClass } from "@/components/common/styles";
+import { firstParam, type SearchParams } from "@/components/common/search-params";
+import { buttonClass, codeClass, controlClass, linkClass, secondaryButtonClass } from "@/components/common/styles";
+import { issueFormUrl, ISSUE_TEMPLATE_FILE, type PrefillField } from "@/lib/github/issue-form-url";
+import { SUBMISSION_FORM } from "@/lib/github/issue-form";
+import { submissionFormRepo } from "@/lib/submissions/github-settings";
 
 export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "How to submit" };
+
+/** The issue form's fields a submitter may fill in here first; the link carries them to GitHub. */
+const PREFILL: readonly { field: PrefillField; multiline?: boolean }[] = [{ field: "agentName" }, { field: "maintainer" }, { field: "models", multiline: true }, { field: "zipUrl" }];
+
+/**
+ * "5. Send it": the link to the benchmark repository's submission issue form (GITHUB_REPOSITORY),
+ * prefilled from the small form below it (a GET to this page: no JavaScript, and the values only
+ * ever go into the link), or what a maintainer sets to get one.
+ */
+function IssueFormLink({ params }: { params: SearchParams }) {
+  const form = submissionFormRepo();
+  if (!form.repo) {
+    return (
+      <Notice title="No issue form is linked on this server">
+        Maintainers: set <span className={codeClass}>GITHUB_REPOSITORY=owner/name</span> to the benchmark repository that holds{" "}
+        <span className={codeClass}>.github/ISSUE_TEMPLATE/{ISSUE_TEMPLATE_FILE}</span>, and this page links to its form.
+        {form.problem === "invalid" ? " It is set now, but not to a repository name of the form owner/name." : ""}
+      </Notice>
+    );
+  }
+  const values = Object.fromEntries(PREFILL.map(({ field }) => [field, firstParam(params, SUBMISSION_FORM[field].id) ?? ""])) as Record<PrefillField, string>;
+  const prefilled = Object.values(values).some(Boolean);
+  const url = issueFormUrl(form.repo, values)!;
+  const repoName = `${form.repo.owner}/${form.repo.repo}`;
+  return (
+    <div className="space-y-3">
+      <p className="text-sm">
+        <a href={url} className={`${buttonClass} inline-block`} data-testid="issue-form-link">
+          Open a submission issue on {repoName}
+        </a>
+        <span className="ml-2 text-slate-600 dark:text-slate-400">(GitHub{prefilled ? ", with the fields below filled in" : ""})</span>
+      </p>
+      <details className="text-sm" open={prefilled}>
+        <summary className="cursor-pointer">Fill in some of the form here first</summary>
+        <form method="get" action="/submit#send" className="mt-3 grid max-w-xl gap-3">
+          {PREFILL.map(({ field, multiline }) => {
+            const { id, label } = SUBMISSION_FORM[field];
+            return (
+              <div key={id} className="flex flex-col gap-1">
+                <label htmlFor={`prefill-${id}`} className="font-medium">
+                  {label}
+                </label>
+                {multiline ? (
+                  <textarea id={`prefill-${id}`} name={id} defaultValue={values[field]} rows={2} maxLength={1000} className={controlClass} />
+                ) : (
+                  <input id={`prefill-${id}`} name={id} defaultValue={values[field]} maxLength={1000} className={controlClass} />
+                )}
+              </div>
+            );
+          })}
+          {typeof params.benchmark === "string" ? <input type="hidden" name="benchmark" value={params.benchmark} /> : null}
+          <button className={`${secondaryButtonClass} justify-self-start`}>Put these in the link</button>
+        </form>
+      </details>
+    </div>
+  );
+}
 
 const RECORD = [
   {
@@ -42,8 +104,9 @@ const OUTPUTS = {
   "conv-dock_turn_2": { generated_answer: "Clip 0712 shows the white truck.", timestamps: [1000.0, 1004.5] },
 };
 
-export default async function SubmitPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const slug = (await searchParams).benchmark;
+export default async function SubmitPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
+  const slug = params.benchmark;
   const found = findBenchmarkVersion(pageDb(), typeof slug === "string" && slug ? slug : undefined);
   const info = found?.info;
   const dirs = info?.capabilities.map((c) => c.directory) ?? ["capability_1_bi_apis", "capability_2_dashboard_apis", "capability_3_multihop_reasoning", "capability_4_multiturn"];
@@ -129,12 +192,13 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
           the benchmark&apos;s repository (<em>New issue</em>) and paste the link. A bot comment on the issue follows the submission: the validation report, scoring progress, the capability table
           and the maintainers&apos; decision. To replace the bundle, upload a new ZIP and edit the link in the issue; comment <code className={codeClass}>/withdraw</code> to take the entry back.
         </p>
+        <IssueFormLink params={params} />
         <p className="text-sm">
           Track it on the{" "}
           <Link href="/queue" className={linkClass}>
             queue
           </Link>
-          ; every state change is in the{" "}
+          ; what changes on the board is in the{" "}
           <Link href="/changelog" className={linkClass}>
             changelog
           </Link>

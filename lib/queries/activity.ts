@@ -1,11 +1,14 @@
-/** The public queue (every submission and its state) and the changelog (the audit log), a page at a time. */
-import { count, desc, eq, inArray, sql } from "drizzle-orm";
+/**
+ * Lists of submissions and events a page at a time: the maintainers' review list and the full
+ * audit log. The public changelog is changelog.ts, the public queue queue.ts.
+ */
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { auditLog, benchmarks, benchmarkVersions, scoringRuns, submissions } from "../../db/schema";
+import { auditLog, benchmarks, benchmarkVersions, scoringRuns, submissions, type SubmissionState } from "../../db/schema";
 import { redactPaths } from "./redact-paths";
 import { prefixOf } from "./sql-prefix";
 import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
-import type { ChangelogRow, QueueRow, ReviewRow } from "./types";
+import type { ChangelogRow, ReviewRow } from "./types";
 
 export interface PageOpts {
   page?: number;
@@ -22,67 +25,34 @@ export interface Paged<T> {
 /** Rows per page of the queue, the changelog and the review list: at most 500. */
 export const MAX_PAGE_SIZE = 500;
 
-function paging(opts: PageOpts, fallback: number) {
+export function paging(opts: PageOpts, fallback: number) {
   const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(opts.pageSize ?? fallback)));
   const page = Math.max(1, Math.trunc(opts.page ?? 1));
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
-/** The public queue: agent names (cut to a length), states and progress, most recently updated first. */
-export function getQueuePage(db: Db, opts: PageOpts = {}): Paged<QueueRow> & { byState: Record<string, number> } {
-  const { page, pageSize, offset } = paging(opts, 50);
-  const clip = createClipper(PUBLIC_RENDER_LIMITS);
-  const byState = Object.fromEntries(db.select({ state: submissions.state, n: count() }).from(submissions).groupBy(submissions.state).all().map((r) => [r.state, r.n]));
-  const total = Object.values(byState).reduce((a, b) => a + b, 0);
-  const rows = db
-    .select({ id: submissions.id, agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name), state: submissions.state, source: submissions.source, updatedAt: submissions.updatedAt, isDemo: submissions.isDemo, bench: benchmarks.title, version: benchmarkVersions.version })
-    .from(submissions)
-    .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
-    .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
-    .orderBy(desc(submissions.updatedAt), desc(submissions.id))
-    .limit(pageSize)
-    .offset(offset)
-    .all();
-  // The latest run of each submission on this page carries its progress.
-  const ids = rows.map((r) => r.id);
-  const latest = new Map<number, { done: number; total: number; status: string }>();
-  if (ids.length) {
-    for (const r of db.select().from(scoringRuns).where(inArray(scoringRuns.submissionId, ids)).orderBy(scoringRuns.id).all()) latest.set(r.submissionId, { done: r.progressDone, total: r.progressTotal, status: r.status });
-  }
-  return {
-    byState,
-    total,
-    page,
-    pageSize,
-    rows: rows.map((r) => {
-      const run = latest.get(r.id);
-      return {
-        id: r.id,
-        agent: clip.prefix(r.agent, PUBLIC_RENDER_LIMITS.name),
-        benchmark: `${r.bench} v${r.version}`,
-        state: r.state,
-        source: r.source,
-        progress: run && (run.status === "running" || run.status === "queued") ? { done: run.done, total: run.total } : null,
-        updatedAt: r.updatedAt.toISOString(),
-        isDemo: r.isDemo,
-      };
-    }),
-  };
-}
+/** "Title v1.0": how lists name the benchmark version of an entry. */
+export const benchmarkColumns = { bench: benchmarks.title, version: benchmarkVersions.version };
+export const benchmarkLabel = (r: { bench: string; version: string }) => `${r.bench} v${r.version}`;
 
-/** Every submission of the queue (the first MAX_PAGE_SIZE). */
-export function getQueue(db: Db): QueueRow[] {
-  return getQueuePage(db, { pageSize: MAX_PAGE_SIZE }).rows;
+/**
+ * Where a submission's row may be shown publicly, shortened: the bundle path and (for a CLI
+ * submission) its source reference are server paths (redact-paths.ts).
+ */
+export function knownPaths(r: { source: string | null; sourceRef: string | null; bundlePath: string | null }): string[] {
+  return [r.source === "github" ? "" : (r.sourceRef ?? ""), r.bundlePath ?? ""];
 }
 
 /**
- * The public audit log, newest first. Reasons and names are cut to a length, and server paths
- * (a CLI bundle's absolute path in its "received" reason) are shortened.
+ * The whole audit log, newest first (maintainers: every internal move, `run:completed` and
+ * all), optionally of one entry. Reasons and names are cut to a length, and server paths (a
+ * CLI bundle's absolute path in its "received" reason) are shortened.
  */
-export function getChangelogPage(db: Db, opts: PageOpts = {}): Paged<ChangelogRow> {
+export function getAuditLogPage(db: Db, opts: PageOpts & { entry?: number | null } = {}): Paged<ChangelogRow> {
   const { page, pageSize, offset } = paging(opts, 100);
   const clip = createClipper(PUBLIC_RENDER_LIMITS);
-  const total = db.select({ n: count() }).from(auditLog).get()?.n ?? 0;
+  const where = opts.entry ? eq(auditLog.submissionId, opts.entry) : undefined;
+  const total = db.select({ n: count() }).from(auditLog).where(where).get()?.n ?? 0;
   const rows = db
     .select({
       log: { at: auditLog.at, submissionId: auditLog.submissionId, actor: auditLog.actor, action: auditLog.action, fromState: auditLog.fromState, toState: auditLog.toState },
@@ -94,12 +64,13 @@ export function getChangelogPage(db: Db, opts: PageOpts = {}): Paged<ChangelogRo
     })
     .from(auditLog)
     .leftJoin(submissions, eq(submissions.id, auditLog.submissionId))
+    .where(where)
     .orderBy(desc(auditLog.id))
     .limit(pageSize)
     .offset(offset)
     .all()
-    .map(({ log, reason, agent, source, sourceRef, bundlePath }) => {
-      const known = [source === "github" ? "" : (sourceRef ?? ""), bundlePath ?? ""];
+    .map(({ log, reason, agent, ...paths }) => {
+      const known = knownPaths(paths);
       return {
         at: log.at.toISOString(),
         submissionId: log.submissionId,
@@ -114,10 +85,6 @@ export function getChangelogPage(db: Db, opts: PageOpts = {}): Paged<ChangelogRo
   return { rows, total, page, pageSize };
 }
 
-export function getChangelog(db: Db, limit = 200): ChangelogRow[] {
-  return getChangelogPage(db, { pageSize: limit }).rows;
-}
-
 /** Which submissions are published, of those given (for linking only those to the public). */
 export function publishedIds(db: Db, ids: readonly number[]): Set<number> {
   const unique = [...new Set(ids)].filter((id) => id !== null);
@@ -125,32 +92,69 @@ export function publishedIds(db: Db, ids: readonly number[]): Set<number> {
   return new Set(db.select({ id: submissions.id }).from(submissions).where(sql`${submissions.id} IN ${unique} AND ${submissions.state} = 'published'`).all().map((r) => r.id));
 }
 
+/** The states maintainers act on from /admin, in the order its filter lists them. */
+export const REVIEW_STATES = ["scored", "error", "approved", "published", "rejected", "withdrawn"] as const satisfies readonly SubmissionState[];
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+export interface ReviewFilter {
+  state?: ReviewState;
+  /** One submission, in whatever state. */
+  id?: number;
+  /** A benchmark's slug. */
+  benchmark?: string;
+}
+
 /** What maintainers act on (/admin): scored entries awaiting approval first, then the rest they may move. */
-export function getReviewQueuePage(db: Db, opts: PageOpts = {}): Paged<ReviewRow> & { waiting: number } {
+export function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): Paged<ReviewRow> & { waiting: number } {
   const { page, pageSize, offset } = paging(opts, 100);
   const clip = createClipper(PUBLIC_RENDER_LIMITS);
-  const states = ["scored", "error", "approved", "published", "rejected"] as const;
-  const counts = db.select({ state: submissions.state, n: count() }).from(submissions).where(inArray(submissions.state, [...states])).groupBy(submissions.state).all();
-  const total = counts.reduce((a, c) => a + c.n, 0);
-  const waiting = counts.find((c) => c.state === "scored")?.n ?? 0;
-  const rows = db
-    .select({ agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name), sub: { id: submissions.id, state: submissions.state, source: submissions.source, sourceRef: submissions.sourceRef, isDemo: submissions.isDemo, updatedAt: submissions.updatedAt }, contact: prefixOf(submissions.contact, 300), agentType: prefixOf(submissions.agentType, 300), notes: prefixOf(submissions.notes, 2_000), run: { overallScore: scoringRuns.overallScore, complete: scoringRuns.complete } })
+  const ofBenchmark = opts.benchmark ? eq(benchmarks.slug, opts.benchmark) : undefined;
+  const shown = opts.id !== undefined ? eq(submissions.id, opts.id) : inArray(submissions.state, opts.state ? [opts.state] : [...REVIEW_STATES]);
+  const where = and(shown, ofBenchmark);
+  // Counted per state over the benchmark's entries, so "awaiting approval" holds whatever state is shown.
+  const counts = db
+    .select({ state: submissions.state, n: count() })
     .from(submissions)
+    .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
+    .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
+    .where(and(inArray(submissions.state, [...REVIEW_STATES]), ofBenchmark))
+    .groupBy(submissions.state)
+    .all();
+  const total = counts.filter((c) => !opts.state || c.state === opts.state).reduce((a, c) => a + c.n, 0);
+  const waiting = counts.find((c) => c.state === "scored")?.n ?? 0;
+  // The state a withdrawn entry left: from the audit row of its latest withdrawal.
+  const withdrawnFrom = sql<string | null>`(SELECT ${auditLog.fromState} FROM ${auditLog} WHERE ${auditLog.submissionId} = ${submissions.id} AND ${auditLog.toState} = 'withdrawn' ORDER BY ${auditLog.id} DESC LIMIT 1)`;
+  const rows = db
+    .select({
+      agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name),
+      sub: { id: submissions.id, state: submissions.state, source: submissions.source, sourceRef: submissions.sourceRef, isDemo: submissions.isDemo, updatedAt: submissions.updatedAt },
+      ...benchmarkColumns,
+      withdrawnFrom,
+      contact: prefixOf(submissions.contact, 300),
+      agentType: prefixOf(submissions.agentType, 300),
+      notes: prefixOf(submissions.notes, 2_000),
+      run: { overallScore: scoringRuns.overallScore, complete: scoringRuns.complete },
+    })
+    .from(submissions)
+    .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
+    .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
     .leftJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
-    .where(inArray(submissions.state, [...states]))
+    .where(where)
     .orderBy(sql`${submissions.state} = 'scored' DESC`, desc(submissions.updatedAt), desc(submissions.id))
     .limit(pageSize)
     .offset(offset)
     .all();
   return {
     waiting,
-    total,
+    total: opts.id !== undefined ? rows.length : total,
     page,
     pageSize,
-    rows: rows.map(({ agent, sub, run, contact, agentType, notes }) => ({
+    rows: rows.map(({ agent, sub, run, contact, agentType, notes, ...r }) => ({
       id: sub.id,
       agent: clip.prefix(agent, PUBLIC_RENDER_LIMITS.name),
+      benchmark: clip.name(benchmarkLabel(r)),
       state: sub.state,
+      withdrawnFrom: sub.state === "withdrawn" ? r.withdrawnFrom : null,
       source: sub.source,
       sourceRef: sub.source === "github" ? clip.text(sub.sourceRef, 500) : "",
       isDemo: sub.isDemo,
@@ -167,4 +171,9 @@ export function getReviewQueuePage(db: Db, opts: PageOpts = {}): Paged<ReviewRow
 
 export function getReviewQueue(db: Db): ReviewRow[] {
   return getReviewQueuePage(db, { pageSize: MAX_PAGE_SIZE }).rows;
+}
+
+/** One entry as the review list shows it, whatever its state (for the confirmation of an action). */
+export function getReviewEntry(db: Db, id: number): ReviewRow | null {
+  return getReviewQueuePage(db, { id, pageSize: 1 }).rows[0] ?? null;
 }

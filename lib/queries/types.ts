@@ -274,10 +274,25 @@ export interface QueueRow {
   isDemo: boolean;
 }
 
+/** A submission the worker has not finished with, in the order it takes them. */
+export interface InFlightRow extends QueueRow {
+  /** 1, 2, … among the runs waiting for a worker; null while running or being validated. */
+  position: number | null;
+  running: boolean;
+  /** When its run was queued (or the submission received, before validation). */
+  waitingSince: string;
+  /** Time left at the run's own pace so far; null unless it has run long enough to say. */
+  remainingMs: number | null;
+}
+
 export interface ReviewRow {
   id: number;
   agent: string;
+  /** "Title v1.0" of the benchmark version it was submitted to. */
+  benchmark: string;
   state: string;
+  /** For a withdrawn entry: the state it was withdrawn from (a restore goes back there, see review.ts). */
+  withdrawnFrom: string | null;
   source: string;
   sourceRef: string;
   isDemo: boolean;
@@ -290,6 +305,29 @@ export interface ReviewRow {
   notes: string;
 }
 
+/** What a reader of the public changelog is told happened to an entry. */
+export type ChangelogKind = "published" | "rescored" | "restored" | "withdrawn" | "rejected" | "unlisted";
+
+export interface ChangelogEvent {
+  /** The audit row's id: a stable key. */
+  id: number;
+  at: string;
+  kind: ChangelogKind;
+  submissionId: number;
+  agent: string;
+  benchmark: string;
+  fromState: string | null;
+  toState: string;
+  /** The overall after the event and, for a rescore, before it: only for entries public now (or a maintainer). */
+  overall: number | null;
+  previousOverall: number | null;
+  reason: string;
+  actor: string;
+  /** The entry is published now, so its page may be linked for everyone. */
+  isPublic: boolean;
+}
+
+/** One audit row as maintainers read the full log (every internal move). */
 export interface ChangelogRow {
   at: string;
   submissionId: number | null;

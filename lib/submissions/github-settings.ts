@@ -106,6 +106,17 @@ function submissionLabels(raw: string | undefined): string[] {
   return labels;
 }
 
+/**
+ * The repository whose submission issue form /submit links to: GITHUB_REPOSITORY when it is a
+ * valid owner/name. Unlike githubSettingsFromEnv this never throws: a page says what is wrong.
+ */
+export function submissionFormRepo(env: Record<string, string | undefined> = process.env): { repo: RepoRef; problem: null } | { repo: null; problem: "unset" | "invalid" } {
+  const text = env.GITHUB_REPOSITORY?.trim();
+  if (!text) return { repo: null, problem: "unset" };
+  const repo = parseRepoRef(text);
+  return repo ? { repo, problem: null } : { repo: null, problem: "invalid" };
+}
+
 /** True when there are credentials to talk to GitHub at all. */
 export function githubConfigured(s: GitHubSettings): boolean {
   return hasGitHubCredentials(s);

@@ -206,6 +206,7 @@ export function renderStatusComment(status: IssueStatus): string {
   }
   if (s.overall) out.push(...scoreTable(s), "", `Details per capability, domain and item: ${s.detailUrl}`, "");
   if (s.state === "scored") out.push("Maintainers: comment `/approve`, `/reject <reason>` or `/rescore`. The author may `/withdraw`.", "");
+  if (s.state === "withdrawn") out.push("Maintainers can undo this: comment `/restore`.", "");
   return fitComment(out.join("\n").trimEnd() + "\n", { fullReportUrl: s.detailUrl });
 }
 

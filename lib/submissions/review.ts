@@ -3,12 +3,12 @@
  * page and GitHub slash commands both come here (`applyReviewAction`), so each action has
  * one implementation.
  */
-import { eq } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { submissions } from "../../db/schema";
+import { auditLog, scoringRuns, submissions, type PublicationDetails, type SubmissionState } from "../../db/schema";
 import { benchmarkOfVersion } from "./benchmarks";
 import { queueRun, type RunSpec } from "./runs";
-import { transition, TransitionError } from "./transitions";
+import { canMove, restoreTransition, transition, TransitionError, type Tx } from "./transitions";
 
 export interface Actor {
   actor: string;
@@ -20,7 +20,27 @@ export type ReviewAction =
   | { name: "approve" }
   | { name: "reject"; reason: string }
   | { name: "rescore"; reason?: string }
-  | { name: "withdraw"; reason: string };
+  | { name: "withdraw"; reason: string }
+  | { name: "restore"; reason?: string };
+
+export type ReviewActionName = ReviewAction["name"];
+
+export const REVIEW_ACTIONS: readonly ReviewActionName[] = ["approve", "reject", "rescore", "withdraw", "restore"];
+
+/** Reject and withdraw take an entry away: front ends ask the maintainer to confirm them first. */
+export const CONFIRMED_ACTIONS: readonly ReviewActionName[] = ["reject", "withdraw"];
+
+/** The actions a submission in this state can take (what a front end offers). */
+export function availableActions(state: SubmissionState): ReviewActionName[] {
+  const can: Record<ReviewActionName, boolean> = {
+    approve: canMove(state, "approved"),
+    reject: canMove(state, "rejected"),
+    rescore: canMove(state, "queued"),
+    withdraw: canMove(state, "withdrawn"),
+    restore: state === "withdrawn",
+  };
+  return REVIEW_ACTIONS.filter((a) => can[a]);
+}
 
 /** A form's action name and reason as a ReviewAction, or null for an unknown name. */
 export function reviewAction(name: string, reason = ""): ReviewAction | null {
@@ -28,6 +48,7 @@ export function reviewAction(name: string, reason = ""): ReviewAction | null {
     case "approve":
       return { name };
     case "rescore":
+    case "restore":
       return reason ? { name, reason } : { name };
     case "reject":
     case "withdraw":
@@ -46,32 +67,54 @@ export async function applyReviewAction(db: Db, id: number, action: ReviewAction
       return reject(db, id, who, action.reason);
     case "withdraw":
       return withdraw(db, id, who, action.reason);
+    case "restore":
+      await restore(db, id, who, action.reason ?? "");
+      return;
     case "rescore":
       await rescore(db, id, who, {}, action.reason ?? "");
   }
 }
 
-function current(db: Db, id: number) {
+function current(db: Tx | Db, id: number) {
   const row = db.select().from(submissions).where(eq(submissions.id, id)).get();
   if (!row) throw new TransitionError(`submission ${id} does not exist`);
   return row;
 }
 
+/** The run shown now and, from the audit log, the one the entry was last published with. */
+function publicationDetails(tx: Tx, id: number): PublicationDetails {
+  const runId = current(tx, id).currentRunId;
+  const run = runId === null ? undefined : tx.select({ overall: scoringRuns.overallScore }).from(scoringRuns).where(eq(scoringRuns.id, runId)).get();
+  const previous = tx
+    .select({ details: auditLog.details })
+    .from(auditLog)
+    .where(and(eq(auditLog.submissionId, id), eq(auditLog.toState, "published")))
+    .orderBy(desc(auditLog.id))
+    .get()?.details as Partial<PublicationDetails> | null | undefined;
+  return {
+    runId,
+    overall: run?.overall ?? null,
+    previousRunId: typeof previous?.runId === "number" ? previous.runId : null,
+    previousOverall: typeof previous?.overall === "number" ? previous.overall : null,
+  };
+}
+
 /** Approve a scored submission; it is published at once unless `publish` is false. */
 export function approve(db: Db, id: number, who: Actor, opts: { publish?: boolean; reason?: string } = {}): void {
   db.transaction((tx) => {
-    transition(tx, id, "approved", { actor: who.actor, at: who.at, reason: opts.reason ?? "" });
-    if (opts.publish ?? true) transition(tx, id, "published", { actor: who.actor, at: who.at });
+    transition(tx, id, "approved", { actor: who.actor, at: who.at, reason: opts.reason ?? "", details: { runId: current(tx, id).currentRunId } });
+    if (opts.publish ?? true) transition(tx, id, "published", { actor: who.actor, at: who.at, details: { ...publicationDetails(tx, id) } });
   });
 }
 
 export function reject(db: Db, id: number, who: Actor, reason: string): void {
   if (!reason.trim()) throw new TransitionError("a rejection needs a reason");
-  db.transaction((tx) => transition(tx, id, "rejected", { actor: who.actor, at: who.at, reason }));
+  db.transaction((tx) => transition(tx, id, "rejected", { actor: who.actor, at: who.at, reason, details: { runId: current(tx, id).currentRunId } }));
 }
 
+/** Takes the entry off the board (or out of the queue); the run it showed is recorded so a restore can tell whether it changed. */
 export function withdraw(db: Db, id: number, who: Actor, reason = ""): void {
-  db.transaction((tx) => transition(tx, id, "withdrawn", { actor: who.actor, at: who.at, reason }));
+  db.transaction((tx) => transition(tx, id, "withdrawn", { actor: who.actor, at: who.at, reason, details: { runId: current(tx, id).currentRunId } }));
 }
 
 /** A new scoring run; the old ones are kept, and the current one stays until the new completes. */
@@ -81,5 +124,82 @@ export async function rescore(db: Db, id: number, who: Actor, spec: Partial<RunS
     const runId = queueRun(tx, id, benchmark, spec, who.at);
     transition(tx, id, "queued", { actor: who.actor, at: who.at, reason, details: { runId } });
     return runId;
+  });
+}
+
+/** Where a restore takes a withdrawn submission, and the state it was withdrawn from. */
+export interface RestorePlan {
+  from: SubmissionState;
+  to: "published" | "approved" | "scored" | "error" | "invalid" | "queued";
+}
+
+/**
+ * Reads where a withdrawn submission goes back to, from the audit row of its withdrawal:
+ * published or approved again only when the run it was approved with is still its current run
+ * (else `scored`, awaiting a fresh approval, or `error` if that run left it so); scored, error and invalid as they
+ * were; queued or scoring re-queued with a new run (the old one was closed as superseded).
+ * One withdrawn before validation (only a race allows it) cannot be restored: it is sent again.
+ */
+export function restorePlan(db: Tx | Db, id: number): RestorePlan {
+  const sub = current(db, id);
+  if (sub.state !== "withdrawn") throw new TransitionError(`submission ${id} is not withdrawn`);
+  const withdrawal = db
+    .select({ fromState: auditLog.fromState, details: auditLog.details })
+    .from(auditLog)
+    .where(and(eq(auditLog.submissionId, id), eq(auditLog.toState, "withdrawn")))
+    .orderBy(desc(auditLog.id))
+    .get();
+  const from = withdrawal?.fromState as SubmissionState | null | undefined;
+  if (!from) throw new TransitionError(`submission ${id} has no recorded withdrawal to undo`);
+  switch (from) {
+    case "published":
+    case "approved": {
+      // A withdrawal row from before runs were recorded on it: nothing moves the current run of a withdrawn submission.
+      const approvedRun = typeof withdrawal?.details?.runId === "number" ? withdrawal.details.runId : sub.currentRunId;
+      const run = sub.currentRunId === null ? undefined : db.select().from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId)).get();
+      if (!run || run.status !== "completed") return { from, to: "queued" };
+      if (run.id === approvedRun) return { from, to: from };
+      // Another run: back to where that run left the submission (error when it had items no judge could grade).
+      const settled = db
+        .select({ toState: auditLog.toState })
+        .from(auditLog)
+        .where(and(eq(auditLog.submissionId, id), inArray(auditLog.toState, ["scored", "error"]), sql`json_extract(${auditLog.details}, '$.runId') = ${run.id}`))
+        .orderBy(desc(auditLog.id))
+        .get();
+      return { from, to: settled?.toState === "error" ? "error" : "scored" };
+    }
+    case "scored":
+    case "error":
+    case "invalid":
+      return { from, to: from };
+    case "queued":
+    case "scoring":
+      return { from, to: "queued" };
+    default:
+      throw new TransitionError(`submission ${id} was withdrawn while ${from}, before it was validated: it cannot be restored, submit it again`);
+  }
+}
+
+/**
+ * Undoes a withdrawal (see restorePlan for where it goes). Restoring one that is no longer
+ * withdrawn throws TransitionError and changes nothing, so a repeated restore is harmless.
+ */
+export async function restore(db: Db, id: number, who: Actor, reason = ""): Promise<RestorePlan> {
+  const planned = restorePlan(db, id);
+  const benchmark = planned.to === "queued" ? await benchmarkOfVersion(db, current(db, id).benchmarkVersionId) : null;
+  return db.transaction((tx) => {
+    // Decided again in the writing transaction: another action may have landed meanwhile.
+    const plan = restorePlan(tx, id);
+    if (plan.to !== planned.to) throw new TransitionError(`submission ${id} changed while it was being restored`);
+    const move = { actor: who.actor, at: who.at, reason };
+    if (plan.to === "queued") {
+      const runId = queueRun(tx, id, benchmark!, {}, who.at);
+      restoreTransition(tx, id, "queued", { ...move, details: { runId, restoredFrom: plan.from } });
+    } else if (plan.to === "published") {
+      restoreTransition(tx, id, "published", { ...move, details: { ...publicationDetails(tx, id), restoredFrom: plan.from } });
+    } else {
+      restoreTransition(tx, id, plan.to, { ...move, details: { runId: current(tx, id).currentRunId, restoredFrom: plan.from } });
+    }
+    return plan;
   });
 }

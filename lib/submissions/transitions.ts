@@ -18,8 +18,16 @@ const ALLOWED: Record<SubmissionState, SubmissionState[]> = {
   approved: ["published", "rejected", "queued", "validating", "withdrawn"],
   published: ["queued", "validating", "withdrawn", "rejected"],
   rejected: ["queued", "validating"],
+  // Only a restore leaves `withdrawn` (restoreTransition), so no other action can undo a withdrawal.
   withdrawn: [],
 };
+
+/**
+ * Where a restore may take a withdrawn submission: back to the state it was withdrawn from,
+ * or to `scored` when what it was approved for has changed, or re-queued with a new run.
+ * lib/submissions/review.ts decides which, from the audit log.
+ */
+const RESTORABLE: readonly SubmissionState[] = ["published", "approved", "scored", "error", "invalid", "queued"];
 
 export class TransitionError extends Error {
   constructor(message: string) {
@@ -37,11 +45,25 @@ export interface Move {
   at: Date;
 }
 
+/** Whether the state machine lets a submission in `from` move to `to` (restores aside). */
+export function canMove(from: SubmissionState, to: SubmissionState): boolean {
+  return ALLOWED[from].includes(to);
+}
+
 /** Moves a submission to `to` and appends the audit row; call inside a transaction. */
 export function transition(tx: Tx | Db, submissionId: number, to: SubmissionState, move: Move): void {
+  moveState(tx, submissionId, to, move, (from) => canMove(from, to));
+}
+
+/** Moves a withdrawn submission back to `to` (one of RESTORABLE), with its audit row. */
+export function restoreTransition(tx: Tx | Db, submissionId: number, to: SubmissionState, move: Move): void {
+  moveState(tx, submissionId, to, move, (from) => from === "withdrawn" && RESTORABLE.includes(to));
+}
+
+function moveState(tx: Tx | Db, submissionId: number, to: SubmissionState, move: Move, allowed: (from: SubmissionState) => boolean): void {
   const row = tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, submissionId)).get();
   if (!row) throw new TransitionError(`submission ${submissionId} does not exist`);
-  if (!ALLOWED[row.state].includes(to)) throw new TransitionError(`submission ${submissionId} cannot go from ${row.state} to ${to}`);
+  if (!allowed(row.state)) throw new TransitionError(`submission ${submissionId} cannot go from ${row.state} to ${to}`);
   tx.update(submissions).set({ state: to, updatedAt: move.at }).where(eq(submissions.id, submissionId)).run();
   tx.insert(auditLog)
     .values({ at: move.at, actor: move.actor, action: `state:${to}`, submissionId, fromState: row.state, toState: to, reason: move.reason ?? "", details: move.details ?? null })

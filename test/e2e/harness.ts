@@ -7,8 +7,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { openDatabase } from "@/db/client";
+import { openDatabase, type Db } from "@/db/client";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
+import type { ScoringDeps } from "@/lib/submissions/score-job";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
@@ -33,6 +34,12 @@ export interface App {
   stop(): Promise<void>;
 }
 
+/** The entries of both demos, scored and published (the VAKRA-style one is the default benchmark). */
+export async function loadDemos(db: Db, deps: ScoringDeps): Promise<void> {
+  await loadDemoEntries(db, DEMO_DIR, deps);
+  await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps, undefined, { isDefault: false });
+}
+
 /** Loads the demo entries into a new database and serves the production build on it. */
 export async function startApp(seed?: (dbFile: string) => Promise<void>, env: Record<string, string> = {}): Promise<App> {
   if (!existsSync(path.join(repo, ".next/BUILD_ID"))) throw new Error("no production build: the test command runs `next build` first");
@@ -43,8 +50,7 @@ export async function startApp(seed?: (dbFile: string) => Promise<void>, env: Re
     const db = openDatabase(dbFile);
     const deps = createScoringDeps(db);
     try {
-      await loadDemoEntries(db, DEMO_DIR, deps);
-      await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps, undefined, { isDefault: false });
+      await loadDemos(db, deps);
     } finally {
       await deps.close();
       db.$client.close();

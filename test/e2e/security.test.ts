@@ -149,6 +149,37 @@ describe("the admin page", () => {
     expect(await (await get("/admin?error=token")).text()).toContain("That token is not right.");
   });
 
+  it("acts on reject and withdraw only when they were confirmed, against the state they were confirmed in", async () => {
+    const cookie = await signIn();
+    const stateOf = () => {
+      const db = openDatabase(app.dbFile);
+      try {
+        return (db.$client.prepare("SELECT state FROM submissions WHERE id = ?").get(ids.hidden) as { state: string }).state;
+      } finally {
+        db.$client.close();
+      }
+    };
+    const act = (form: Record<string, string>) => post("/admin/actions", { submissionId: String(ids.hidden), ...form }, cookie);
+    expect(stateOf()).toBe("scored");
+    // No confirmation: nothing happens, and the post leads to the confirmation.
+    for (const form of [{ action: "withdraw" }, { action: "reject", reason: "no" }, { action: "withdraw", confirm: "" }] as Record<string, string>[]) {
+      const res = await act(form);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe(`/admin?confirm=${form.action}&id=${ids.hidden}#confirm`);
+      expect(stateOf()).toBe("scored");
+    }
+    const page = await (await get(`/admin?confirm=withdraw&id=${ids.hidden}`, cookie)).text();
+    expect(page).toMatch(/<section id="confirm"[^]*hidden-agent[^]*You can restore it/);
+    // Confirmed against another state than the entry's (it moved on meanwhile): refused.
+    expect((await act({ action: "withdraw", confirm: "published" })).headers.get("location")).toBe("/admin?error=changed");
+    expect(stateOf()).toBe("scored");
+    // Confirmed: done, and restored again (restore needs no confirmation: it takes nothing away).
+    expect((await act({ action: "withdraw", confirm: "scored", reason: "checking" })).headers.get("location")).toContain("done=withdraw");
+    expect(stateOf()).toBe("withdrawn");
+    expect((await act({ action: "restore" })).headers.get("location")).toContain("done=restore");
+    expect(stateOf()).toBe("scored");
+  });
+
   it("ends the session on sign-out: the old cookie signs no one in afterwards", async () => {
     const cookie = await signIn();
     expect(await (await get("/admin", cookie)).text()).toContain("Sign out");
@@ -164,11 +195,23 @@ describe("the admin page", () => {
   });
 });
 
+describe("/submit without GITHUB_REPOSITORY", () => {
+  it("links to no issue form and says what a maintainer sets", async () => {
+    const html = await (await get("/submit")).text();
+    expect(html).toContain("No issue form is linked on this server");
+    expect(html).toContain("GITHUB_REPOSITORY=owner/name");
+    expect(html).not.toContain("/issues/new");
+  });
+});
+
 describe("server paths", () => {
-  it("are not shown in the public changelog", async () => {
-    const html = await (await get("/changelog")).text();
-    expect(html).toContain("secret-lab-dir/public"); // the short form
-    expect(html).not.toContain(bundles);
+  it("are not shown in the public changelog, nor in the maintainers' audit log", async () => {
+    expect(await (await get("/changelog")).text()).not.toContain(bundles);
+    // The audit log (maintainers only) keeps the "received" reason of a CLI bundle, its path shortened.
+    expect(await (await get("/admin/log")).text()).not.toContain("secret-lab-dir");
+    const log = await (await get("/admin/log", await signIn())).text();
+    expect(log).toContain("secret-lab-dir/public"); // the short form
+    expect(log).not.toContain(bundles);
   });
 });
 

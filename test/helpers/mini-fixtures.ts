@@ -1,4 +1,5 @@
 /** The hand-written mini benchmark and bundles, and a clock that ticks a second per call. */
+import { cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -9,4 +10,11 @@ export const INVALID_BUNDLE = path.join(repo, "test/fixtures/mini-bundles/invali
 export function tickingClock(start = Date.UTC(2026, 10, 22)): () => Date {
   let n = 0;
   return () => new Date(start + n++ * 1000);
+}
+
+/** A copy of the good bundle in `dir` under another agent name: a new sha256, so a new submission. */
+export function renamedGoodBundle(dir: string, agent: string): string {
+  cpSync(GOOD_BUNDLE, dir, { recursive: true });
+  writeFileSync(path.join(dir, "output/metadata.json"), JSON.stringify({ agent_name: agent, models: ["m"] }));
+  return dir;
 }

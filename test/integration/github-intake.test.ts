@@ -146,6 +146,28 @@ describe("GitHub intake", () => {
     expect(gh.labels(b.number)).toContain("agentboard: rejected");
   });
 
+  it("lets a maintainer /restore a withdrawn entry, and not its author", async () => {
+    const issue = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL], user: "author-a" });
+    gh.setPermission("author-a", "read");
+    gh.setPermission("lead", "write");
+    await pollRepository(ctx, repo);
+    await score();
+    gh.addComment(issue.number, { body: "/withdraw wrong bundle", user: "author-a" });
+    await pollRepository(ctx, repo);
+    expect(subs()[0]!.state).toBe("withdrawn");
+    expect(statusComment(issue.number)).toContain("`/restore`");
+    gh.addComment(issue.number, { body: "/restore", user: "author-a" });
+    await pollRepository(ctx, repo);
+    expect(subs()[0]!.state).toBe("withdrawn");
+    expect(gh.comments(issue.number).some((c) => c.body.includes("`/restore` can only be used by maintainers"))).toBe(true);
+    gh.addComment(issue.number, { body: "/restore the bundle was right after all", user: "lead" });
+    await pollRepository(ctx, repo);
+    expect(subs()[0]!.state).toBe("scored");
+    const audit = db.select().from(auditLog).where(eq(auditLog.submissionId, subs()[0]!.id)).all().at(-1)!;
+    expect(audit).toMatchObject({ actor: "github:lead", fromState: "withdrawn", toState: "scored", reason: "the bundle was right after all" });
+    expect(gh.labels(issue.number)).toContain("agentboard: scored");
+  });
+
   it("takes /rescore as the same review action the admin page applies", async () => {
     const issue = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL] });
     gh.setPermission("lead", "maintain");

@@ -7,7 +7,8 @@ import { hostname } from "node:os";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { auditLog, itemResults, jobs, scoringRuns, submissions } from "@/db/schema";
-import { getChangelog, getQueue } from "@/lib/queries/activity";
+import { getAuditLogPage } from "@/lib/queries/activity";
+import { getQueue } from "@/lib/queries/queue";
 import { compareEntries } from "@/lib/queries/compare";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
 import { getItem, getSubmission } from "@/lib/queries/submission";
@@ -94,7 +95,7 @@ describe("submissions end to end", () => {
     const badDetail = getSubmission(db, bad.submissionId)!;
     expect(badDetail.validation!.firstErrors[0]).toMatchObject({ code: "duplicate_uuid", path: "$[1].uuid" });
     expect(getQueue(db).map((q) => [q.id, q.state])).toEqual(expect.arrayContaining([[a.submissionId, "published"], [bad.submissionId, "invalid"]]));
-    expect(getChangelog(db).some((c) => c.toState === "invalid" && c.submissionId === bad.submissionId)).toBe(true);
+    expect(getAuditLogPage(db).rows.some((c) => c.toState === "invalid" && c.submissionId === bad.submissionId)).toBe(true);
   });
 
   it("never makes two entries of the same bundle", async () => {

@@ -1,15 +1,21 @@
 /**
- * POST /admin/actions: approve, reject (with a reason), rescore or withdraw a submission.
- * Each is a review action of lib/submissions/review.ts (a state move with its audit row, the
- * same one a GitHub slash command takes) and is mirrored on the submission's GitHub issue
- * after the response.
+ * POST /admin/actions: approve, reject (with a reason), rescore, withdraw or restore a
+ * submission. Each is a review action of lib/submissions/review.ts (a state move with its audit
+ * row, the same one a GitHub slash command takes) and is mirrored on the submission's GitHub
+ * issue after the response.
+ *
+ * Reject and withdraw act only with `confirm` set to the state the maintainer confirmed them
+ * in (the confirmation section of /admin sends it): a post without it changes nothing and
+ * leads to that confirmation; a post whose state has moved on since is refused.
  */
 import { after } from "next/server";
 import { pageDb } from "@/lib/queries/db";
+import { submissionState } from "@/lib/queries/submission";
 import { mirrorSubmission } from "@/lib/submissions/github-intake";
-import { applyReviewAction, reviewAction } from "@/lib/submissions/review";
+import { applyReviewAction, CONFIRMED_ACTIONS, reviewAction } from "@/lib/submissions/review";
 import { TransitionError } from "@/lib/submissions/transitions";
 import { requestIsMaintainer, sameOrigin, seeOther } from "../auth";
+import { confirmHref } from "../confirm-href";
 
 export const dynamic = "force-dynamic";
 
@@ -25,6 +31,11 @@ export async function POST(request: Request): Promise<Response> {
   const review = reviewAction(action, reason);
   if (!review) return seeOther("/admin?error=unknown-action");
   const db = pageDb();
+  if (CONFIRMED_ACTIONS.includes(review.name)) {
+    const confirmed = String(form?.get("confirm") ?? "");
+    if (!confirmed) return seeOther(confirmHref(review.name, id));
+    if (confirmed !== submissionState(db, id)) return seeOther("/admin?error=changed");
+  }
   try {
     await applyReviewAction(db, id, review, { actor: "maintainer (admin page)", at: new Date() });
   } catch (err) {

@@ -79,6 +79,8 @@ describe("slash commands", () => {
     expect(parseSlashCommand("\n  /approve  ")).toEqual({ name: "approve" });
     expect(parseSlashCommand("/Reject too short\nsecond line")).toEqual({ name: "reject", reason: "too short\nsecond line" });
     expect(parseSlashCommand("/withdraw")).toEqual({ name: "withdraw", reason: "" });
+    expect(parseSlashCommand("/restore the harness bug is fixed")).toEqual({ name: "restore", reason: "the harness bug is fixed" });
+    expect(parseSlashCommand("/restored")).toBeNull();
     expect(parseSlashCommand("> /approve")).toBeNull();
     expect(parseSlashCommand("LGTM\n/approve")).toBeNull();
     expect(parseSlashCommand("/approved")).toBeNull();

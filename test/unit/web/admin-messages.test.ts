@@ -28,6 +28,7 @@ describe("adminDoneMessage", () => {
   it("accepts an action on a numbered submission", () => {
     expect(adminDoneMessage("approve #12")).toBe("approve #12");
     expect(adminDoneMessage("withdraw #3")).toBe("withdraw #3");
+    expect(adminDoneMessage("restore #3")).toBe("restore #3");
   });
 
   it("refuses any other text", () => {

@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { getChangelogPage, getQueuePage, publishedIds } from "@/lib/queries/activity";
+import { getAuditLogPage, publishedIds } from "@/lib/queries/activity";
+import { getChangelogPage } from "@/lib/queries/changelog";
+import { getQueue } from "@/lib/queries/queue";
 import { PUBLIC_RENDER_LIMITS } from "@/lib/queries/render-limits";
 import { getSubmission } from "@/lib/queries/submission";
 import { entryAccess } from "@/lib/queries/visibility";
@@ -76,11 +78,14 @@ describe("server paths", () => {
     const bundle = copyBundle(INVALID_BUNDLE, "secret-name");
     const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
     await publishGood();
-    const log = getChangelogPage(db, { pageSize: 100 });
-    const text = JSON.stringify(log.rows);
-    expect(text).toContain("private-lab/secret-name"); // the short form is kept
-    expect(text).not.toContain(tmp);
-    expect(text).not.toContain("/home/alice");
+    // The maintainers' full log keeps the "received" reason, shortened; the public changelog does not list it at all.
+    const log = JSON.stringify(getAuditLogPage(db, { pageSize: 100 }).rows);
+    expect(log).toContain("private-lab/secret-name"); // the short form is kept
+    const changelog = JSON.stringify(getChangelogPage(db, { pageSize: 100 }).rows);
+    for (const text of [log, changelog]) {
+      expect(text).not.toContain(tmp);
+      expect(text).not.toContain("/home/alice");
+    }
     const detail = JSON.stringify(getSubmission(db, submissionId));
     expect(detail).not.toContain(tmp);
     expect(detail).not.toContain("/home/alice");
@@ -103,8 +108,7 @@ describe("hostile strings", () => {
     expect(detail.description.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.text + 40);
     expect(detail.models.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.list);
     expect(detail.truncated).toBeGreaterThan(0);
-    const queue = getQueuePage(db);
-    expect(queue.rows.find((r) => r.id === submissionId)!.agent.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.name + 40);
+    expect(getQueue(db).find((r) => r.id === submissionId)!.agent.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.name + 40);
   });
 
   it("shows at most 20 validation errors, each cut", async () => {

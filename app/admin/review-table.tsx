@@ -1,0 +1,118 @@
+import Link from "next/link";
+import { ColumnHeaders } from "@/components/common/column-headers";
+import { formatScore } from "@/components/common/format";
+import { ScrollTable } from "@/components/common/scroll-table";
+import { stickyColumnClass } from "@/components/common/sticky-column";
+import { StateBadge } from "@/components/common/state-badge";
+import { buttonClass, linkClass, rowClass, secondaryButtonClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
+import { TimeStamp } from "@/components/common/time-stamp";
+import type { ReviewRow } from "@/lib/queries/types";
+import type { SubmissionState } from "@/db/schema";
+import { availableActions, CONFIRMED_ACTIONS, type ReviewActionName } from "@/lib/submissions/review";
+import { confirmHref } from "./confirm-href";
+
+/** The current run's overall, marked when a capability was not submitted. */
+export const overallText = (r: Pick<ReviewRow, "overall" | "complete">) => (r.overall === null ? "—" : `${formatScore(r.overall)}${r.complete ? "" : " (partial)"}`);
+
+const LABELS: Record<ReviewActionName, string> = { approve: "Approve", rescore: "Rescore", reject: "Reject", withdraw: "Withdraw", restore: "Restore" };
+
+/** What the issue form told maintainers (contact, agent type, notes): shown here only, never publicly. */
+function SubmitterNote({ row }: { row: ReviewRow }) {
+  if (!row.contact && !row.agentType && !row.notes) return null;
+  return (
+    <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid={`submitter-note-${row.id}`}>
+      {row.contact ? (
+        <>
+          <dt>Contact</dt>
+          <dd className="break-all">{row.contact}</dd>
+        </>
+      ) : null}
+      {row.agentType ? (
+        <>
+          <dt>Type</dt>
+          <dd>{row.agentType}</dd>
+        </>
+      ) : null}
+      {row.notes ? (
+        <>
+          <dt>Notes</dt>
+          <dd className="whitespace-pre-line break-words">{row.notes}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/**
+ * One row's actions: approve, rescore and restore post at once; reject and withdraw are links
+ * to their confirmation (the server refuses them unconfirmed).
+ */
+function Actions({ row }: { row: ReviewRow }) {
+  return (
+    <div className="flex flex-wrap items-start gap-2">
+      {availableActions(row.state as SubmissionState).map((action) =>
+        CONFIRMED_ACTIONS.includes(action) ? (
+          <Link key={action} href={confirmHref(action, row.id)} className={secondaryButtonClass} aria-label={`${LABELS[action]} ${row.agent}`}>
+            {LABELS[action]}…
+          </Link>
+        ) : (
+          <form key={action} method="post" action="/admin/actions">
+            <input type="hidden" name="submissionId" value={row.id} />
+            <button name="action" value={action} className={action === "approve" || action === "restore" ? buttonClass : secondaryButtonClass} aria-label={`${LABELS[action]} ${row.agent}`}>
+              {LABELS[action]}
+            </button>
+          </form>
+        ),
+      )}
+    </div>
+  );
+}
+
+
+export function ReviewTable({ rows }: { rows: ReviewRow[] }) {
+  return (
+    <ScrollTable label="Submissions to review">
+      <table className={`${tableClass} min-w-[56rem]`}>
+        <caption className="sr-only">Submissions maintainers can act on, those awaiting approval first</caption>
+        <thead className={theadClass}>
+          <tr>
+            <th scope="col" className={`${stickyColumnClass} px-3 py-2 font-semibold`}>
+              Agent
+            </th>
+            <ColumnHeaders labels={["State", "Overall", "Actions", "Benchmark", "Updated"]} />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} className={rowClass} data-testid={`review-${r.id}`}>
+              <th scope="row" className={`${tdClass} ${stickyColumnClass} font-normal break-words`}>
+                <Link href={`/submissions/${r.id}`} className={linkClass}>
+                  {r.agent}
+                </Link>{" "}
+                <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">#{r.id}</span>
+                {r.source === "github" ? (
+                  <a href={r.sourceRef} className={`${linkClass} ml-2 text-xs`} rel="noreferrer">
+                    issue
+                  </a>
+                ) : null}
+                <SubmitterNote row={r} />
+              </th>
+              <td className={tdClass}>
+                <StateBadge state={r.state} />
+                {r.withdrawnFrom ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">from {r.withdrawnFrom}</span> : null}
+              </td>
+              <td className={`${tdClass} tabular-nums`}>{overallText(r)}</td>
+              <td className={tdClass}>
+                <Actions row={r} />
+              </td>
+              <td className={tdClass}>{r.benchmark}</td>
+              <td className={`${tdClass} whitespace-nowrap`}>
+                <TimeStamp iso={r.updatedAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollTable>
+  );
+}
