@@ -15,6 +15,7 @@ import { ProgressMeter } from "@/components/common/progress-meter";
 import { firstParam, parseId, parsePage, queryString, type SearchParams } from "@/components/common/search-params";
 import { linkClass } from "@/components/common/styles";
 import { CapabilityScores } from "@/components/submission/capability-scores";
+import { CostSummary } from "@/components/submission/cost-summary";
 import { DomainHeatmap } from "@/components/submission/domain-heatmap";
 import { ItemFilterForm, ITEM_FILTER_KEYS } from "@/components/submission/item-filters";
 import { ItemTable } from "@/components/submission/item-table";
@@ -146,6 +147,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
           <Section id="details" title="Details">
             <SubmissionMeta detail={detail} />
           </Section>
+          <CostSummary runId={run?.id} />
           <Section id="timeline" title="Status timeline">
             <StatusTimeline events={detail.timeline} />
           </Section>
