@@ -52,8 +52,8 @@ export default function CostScatter({ data }: { data: CostChartData }) {
         formatter={(v, name) => [name === "Overall" ? String(v) : fmt(Number(v)), String(name)]}
         labelFormatter={(_l, payload) => String((payload?.[0]?.payload as CostPoint | undefined)?.agent ?? "")}
       />
-      {/* Legend text in the page's colour: the partial entries' pale fill would not read. */}
-      <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value) => <span style={{ color: "currentColor" }}>{value}</span>} />
+      {/* Legend text in the page's colours: recharts colours it like the fill, and the partial entries' pale fill would not read. */}
+      <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value) => <span className="text-slate-700 dark:text-slate-300">{value}</span>} />
       {series
         .filter((s) => s.points.length > 0)
         .map((s) => (
