@@ -1,9 +1,9 @@
 /** `/`: the leaderboard of a benchmark version, rendered on the server with the view from the URL. */
-import Link from "next/link";
-import { LeaderboardCharts } from "@/components/charts/leaderboard-charts";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { EmptyState } from "@/components/leaderboard/empty-state";
 import { LeaderboardHeader } from "@/components/leaderboard/leaderboard-header";
-import { LeaderboardTable } from "@/components/leaderboard/leaderboard-table";
+import { LeaderboardView } from "@/components/leaderboard/leaderboard-view";
 import { parseView } from "@/components/leaderboard/view-state";
 import { pageDb } from "@/lib/queries/db";
 import { listBenchmarks } from "@/lib/queries/benchmark-info";
@@ -15,29 +15,27 @@ type SearchParams = Record<string, string | string[] | undefined>;
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
-export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const params = await searchParams;
+/** The board the URL names, or null; `asked` when the URL named a benchmark or version. */
+function load(params: SearchParams) {
   const benchmark = first(params.benchmark);
   const version = first(params.version);
-  const board = getLeaderboard(pageDb(), { benchmark, version });
+  return { benchmark, board: getLeaderboard(pageDb(), { benchmark, version }), asked: !!(benchmark || version) };
+}
+
+export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
+  const { board, asked } = load(await searchParams);
+  if (!board) return { title: asked ? "Leaderboard not found" : "Leaderboard" };
+  return { title: `${board.benchmark.title.slice(0, 80)} v${board.benchmark.version} · leaderboard` };
+}
+
+export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
+  const { benchmark, board, asked } = load(params);
 
   if (!board) {
-    return benchmark || version ? (
-      <EmptyState title="No such leaderboard">
-        <p>
-          There is no benchmark {benchmark ? <code className="font-mono">{benchmark}</code> : null}
-          {version ? (
-            <>
-              {" "}
-              with version <code className="font-mono">{version}</code>
-            </>
-          ) : null}{" "}
-          here. <Link href="/" className="text-sky-800 underline dark:text-sky-300">
-            Open the default leaderboard
-          </Link>.
-        </p>
-      </EmptyState>
-    ) : (
+    // An unknown benchmark or version is a 404 (the not-found page links back to the board).
+    if (asked) notFound();
+    return (
       <EmptyState title="No benchmark yet">
         <p>No benchmark has been set up on this board, so there is nothing to rank yet.</p>
       </EmptyState>
@@ -57,17 +55,14 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </p>
         </EmptyState>
       ) : (
-        <>
-          <LeaderboardTable
-            key={`${info.slug}@${info.version}`}
-            entries={entries}
-            capabilities={capabilities}
-            initialView={parseView(params, capabilities.map((c) => c.id))}
-            benchmark={info.slug}
-            version={info.version}
-          />
-          <LeaderboardCharts capabilities={info.capabilities} entries={entries} />
-        </>
+        <LeaderboardView
+          key={`${info.slug}@${info.version}`}
+          entries={entries}
+          capabilities={capabilities}
+          initialView={parseView(params, capabilities.map((c) => c.id))}
+          benchmark={info.slug}
+          version={info.version}
+        />
       )}
     </div>
   );

@@ -45,6 +45,7 @@ function entries(n: number): LeaderboardEntry[] {
       coverage: 1,
       date: "2026-01-10T00:00:00.000Z",
       badges: { verified: true, partial: false, demo: false },
+      cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null },
     };
   });
 }

@@ -8,3 +8,4 @@ function Placeholder() {
 
 export const LazyCapabilityBars = dynamic(() => import("./capability-bars"), { ssr: false, loading: Placeholder });
 export const LazyBestOverTime = dynamic(() => import("./best-over-time"), { ssr: false, loading: Placeholder });
+export const LazyCostScatter = dynamic(() => import("./cost-scatter"), { ssr: false, loading: Placeholder });

@@ -1,6 +1,6 @@
-/** Presentational table cells: rank with tie marker, score ± CI (with a small interval bar), badges. */
+/** Presentational table cells: rank with tie marker, score with its interval (and a small interval bar), cost figures, badges. */
 import type { LeaderboardEntry, ScoreCell } from "@/lib/queries/types";
-import { ciHalfWidth, fmtScore, pct } from "./format";
+import { fmtInterval, fmtScore, pct } from "./format";
 
 export function RankCell({ rank, tiedWith }: { rank: number; tiedWith: number }) {
   if (tiedWith <= 1) return <span className="tabular-nums">{rank}</span>;
@@ -19,32 +19,44 @@ function CiBar({ cell }: { cell: ScoreCell }) {
   const lo = pct(cell.ciLow);
   const hi = pct(cell.ciHigh);
   return (
-    <span aria-hidden="true" className="relative inline-block h-2 w-10 shrink-0 rounded-full bg-slate-200 dark:bg-slate-700">
+    <span aria-hidden="true" className="relative inline-block h-2 w-10 shrink-0 rounded-full bg-slate-200 max-sm:hidden dark:bg-slate-700">
       <span className="absolute inset-y-0 rounded-full bg-sky-400/70 dark:bg-sky-500/60" style={{ left: `${lo.toFixed(1)}%`, width: `${Math.max(hi - lo, 1.5).toFixed(1)}%` }} />
       <span className="absolute -inset-y-0.5 w-0.5 -translate-x-1/2 rounded bg-sky-800 dark:bg-sky-200" style={{ left: `${pct(cell.score).toFixed(1)}%` }} />
     </span>
   );
 }
 
-/** `85.2 ±4.0`; "—" when the capability was not submitted. */
-export function ScoreCiCell({ cell, bar = false, partial = false }: { cell: ScoreCell | undefined; bar?: boolean; partial?: boolean }) {
-  if (!cell || !cell.submitted) {
-    return (
-      <span className="text-slate-400 dark:text-slate-500" title="Not submitted">
-        —<span className="sr-only">not submitted</span>
-      </span>
-    );
-  }
-  const half = ciHalfWidth(cell.ciLow, cell.ciHigh);
-  const score = (
-    <span className="inline-flex items-center justify-end gap-2 whitespace-nowrap" title={`95% CI ${fmtScore(cell.ciLow)}–${fmtScore(cell.ciHigh)}`}>
-      <span className="tabular-nums">
-        <span className="font-medium">{fmtScore(cell.score)}</span>
-        <span className="whitespace-pre text-xs text-slate-500 dark:text-slate-400">{` ±${fmtScore(half)}`}</span>
-        <span className="sr-only">{` (95% confidence interval ${fmtScore(cell.ciLow)} to ${fmtScore(cell.ciHigh)})`}</span>
-      </span>
-      {bar && <CiBar cell={cell} />}
+/** "—" for a value that is not there, with its reason for screen readers. */
+export function Missing({ reason }: { reason: string }) {
+  return (
+    <span className="text-slate-400 dark:text-slate-500" title={reason[0]!.toUpperCase() + reason.slice(1)}>
+      —<span className="sr-only">{reason}</span>
     </span>
+  );
+}
+
+/**
+ * `85.2 ±4.0` where the interval is symmetric, `85.2 [81.0, 89.1]` where it is not; "—" when the
+ * capability was not submitted. On phones the interval goes under the score, to keep the column narrow.
+ */
+export function ScoreCiCell({ cell, bar = false, partial = false }: { cell: ScoreCell | undefined; bar?: boolean; partial?: boolean }) {
+  if (!cell || !cell.submitted) return <Missing reason="not submitted" />;
+  const numbers = (
+    <span className="inline-flex flex-col items-end whitespace-nowrap sm:flex-row sm:items-baseline sm:gap-1">
+      <span className="font-medium">{fmtScore(cell.score)}</span>
+      <span aria-hidden="true" className="text-xs text-slate-500 dark:text-slate-400">
+        {fmtInterval(cell.score, cell.ciLow, cell.ciHigh)}
+      </span>
+      <span className="sr-only">{` (95% confidence interval ${fmtScore(cell.ciLow)} to ${fmtScore(cell.ciHigh)})`}</span>
+    </span>
+  );
+  const score = bar ? (
+    <span className="inline-flex items-center justify-end gap-2">
+      {numbers}
+      <CiBar cell={cell} />
+    </span>
+  ) : (
+    numbers
   );
   if (!partial) return score;
   return (
@@ -94,4 +106,10 @@ export function Badges({ badges }: { badges: LeaderboardEntry["badges"] }) {
       ))}
     </ul>
   );
+}
+
+/** A cost or latency figure (its text never breaks: the formats use no-break spaces), "—" when the bundle did not report it. */
+export function CostCell({ value, text, title }: { value: number | null; text: string; title?: string }) {
+  if (value === null) return <Missing reason="not reported" />;
+  return title ? <span title={title}>{text}</span> : text;
 }

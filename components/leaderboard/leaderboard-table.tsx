@@ -10,20 +10,20 @@ import {
   type VisibilityState,
 } from "@tanstack/react-table";
 import Link from "next/link";
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import type { LeaderboardEntry } from "@/lib/queries/types";
-import { Badges, RankCell, ScoreCiCell } from "./cells";
-import { fmtDate, fmtPercent } from "./format";
+import { Badges, CostCell, RankCell, ScoreCiCell } from "./cells";
+import { fmtDate, fmtPercent, fmtSeconds, fmtTokens, fmtUsd } from "./format";
+import { CompareBar, PickBox, PickProvider, usePick } from "./pick";
 import { TableToolbar } from "./table-toolbar";
-import { useUrlView } from "./use-url-view";
-import { applyView, columnIds, isSortable, PINNED_COLUMNS, rankCounts, toggleSort, type ViewState } from "./view-state";
+import { columnIds, isSortable, PINNED_COLUMNS, rankCounts, toggleSort, type ViewState } from "./view-state";
 
 declare module "@tanstack/react-table" {
   interface ColumnMeta<TData extends RowData, TValue> {
     label: string;
     description?: string;
     numeric?: boolean;
-    /** Classes for the sticky first columns (position and width, for header and cells). */
+    /** Classes for the sticky first columns (position and width, for header and cells): rank, agent and overall stay in view on a phone. */
     sticky?: string;
     /** Horizontal padding; `px-3` when not set. */
     pad?: string;
@@ -41,8 +41,24 @@ export const ROW_PAGE = 50;
 
 const col = createColumnHelper<LeaderboardEntry>();
 const focusRing = "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600";
-// Sticky cells need an opaque background that follows the row's stripe and hover.
-const stickyBg = "bg-white group-even:bg-slate-50 group-hover:bg-sky-50 dark:bg-slate-950 dark:group-even:bg-slate-900 dark:group-hover:bg-slate-800";
+/**
+ * What every body cell shares is set once on the tbody, at zero specificity (`:where`), so a
+ * cell's own classes override it and a row of 15 cells does not repeat it 15 times: the board's
+ * HTML grows with its rows. Cells are right-aligned numbers unless they say `text-left`.
+ */
+const bodyCells = "[:where(&)>tr>*]:px-3 [:where(&)>tr>*]:py-2 [:where(&)>tr>*]:align-middle [:where(&)>tr>*]:font-normal [:where(&)>tr>*]:text-right [:where(&)>tr>*]:tabular-nums";
+
+function costColumn(id: string, label: string, description: string, value: (e: LeaderboardEntry) => number | null, text: (v: number | null) => string, title?: (v: number) => string) {
+  return col.display({
+    id,
+    header: label,
+    meta: { label, description, numeric: true },
+    cell: ({ row }) => {
+      const v = value(row.original);
+      return <CostCell value={v} text={text(v)} title={v === null ? undefined : title?.(v)} />;
+    },
+  });
+}
 
 function buildColumns(capabilities: TableCapability[], ties: Map<number, number>): ColumnDef<LeaderboardEntry, unknown>[] {
   const caps = new Set(columnIds(capabilities.map((c) => c.id)));
@@ -50,13 +66,18 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
     col.display({
       id: "rank",
       header: "Rank",
-      meta: { label: "Rank", description: "Official, tie-aware rank; sorting never changes it", numeric: true, sticky: "left-0 w-16 min-w-16 max-w-16", pad: "px-2" },
-      cell: ({ row }) => <RankCell rank={row.original.rank} tiedWith={ties.get(row.original.rank) ?? 1} />,
+      meta: { label: "Rank", description: "Official, tie-aware rank; sorting never changes it. Tick a row to compare it.", numeric: true, sticky: "left-0 w-16 min-w-16 max-w-16", pad: "px-2" },
+      cell: ({ row }) => (
+        <span className="flex items-center justify-between gap-1">
+          <PickBox id={row.original.id} agent={row.original.agent} />
+          <RankCell rank={row.original.rank} tiedWith={ties.get(row.original.rank) ?? 1} />
+        </span>
+      ),
     }),
     col.display({
       id: "agent",
       header: "Agent",
-      meta: { label: "Agent", sticky: "left-16 max-w-32 sm:max-w-64 shadow-[1px_0_0_0_rgb(148_163_184_/_0.4)]" },
+      meta: { label: "Agent", sticky: "left-16 w-28 min-w-28 max-w-28 sm:w-44 sm:min-w-44 sm:max-w-44" },
       cell: ({ row }) => (
         <Link
           href={`/submissions/${row.original.id}`}
@@ -67,6 +88,32 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
           {row.original.agent}
         </Link>
       ),
+    }),
+    col.display({
+      id: "overall",
+      header: "Overall",
+      meta: { label: "Overall", description: "Overall score with its 95% confidence interval", numeric: true, sticky: "left-44 sm:left-60 shadow-[1px_0_0_0_rgb(148_163_184_/_0.4)]" },
+      cell: ({ row }) => <ScoreCiCell cell={row.original.overall} bar partial={row.original.badges.partial} />,
+    }),
+    ...capabilities
+      .filter((c) => caps.has(c.id))
+      .map((c) =>
+        col.display({
+          id: c.id,
+          header: c.label,
+          meta: { label: c.label, description: c.description, numeric: true },
+          cell: ({ row }) => <ScoreCiCell cell={row.original.capabilities[c.id]} />,
+        }),
+      ),
+    costColumn("cost", "Cost", "What the whole run cost in US dollars, as the bundle reported it (usage.cost_usd)", (e) => e.cost.costUsd, fmtUsd),
+    costColumn("tokens", "Tokens", "Tokens the whole run used, as the bundle reported them (usage)", (e) => e.cost.totalTokens, fmtTokens, (v) => `${v.toLocaleString("en-US")} tokens`),
+    costColumn("latency", "Latency", "Median seconds per item (duration_s, or an output's timestamps)", (e) => e.cost.latencyMedianS, fmtSeconds),
+    costColumn("latency_p95", "p95 latency", "95th percentile of seconds per item", (e) => e.cost.latencyP95S, fmtSeconds),
+    col.display({
+      id: "coverage",
+      header: "Coverage",
+      meta: { label: "Coverage", description: "Share of benchmark items the entry answered", numeric: true },
+      cell: ({ row }) => fmtPercent(row.original.coverage),
     }),
     col.display({
       id: "models",
@@ -81,33 +128,11 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
       cell: ({ row }) => <span className="block max-w-36 truncate" title={row.original.maintainer}>{row.original.maintainer}</span>,
     }),
     col.display({
-      id: "overall",
-      header: "Overall",
-      meta: { label: "Overall", description: "Overall score with its 95% confidence interval", numeric: true },
-      cell: ({ row }) => <ScoreCiCell cell={row.original.overall} bar partial={row.original.badges.partial} />,
-    }),
-    ...capabilities
-      .filter((c) => caps.has(c.id))
-      .map((c) =>
-        col.display({
-          id: c.id,
-          header: c.label,
-          meta: { label: c.label, description: c.description, numeric: true },
-          cell: ({ row }) => <ScoreCiCell cell={row.original.capabilities[c.id]} />,
-        }),
-      ),
-    col.display({
-      id: "coverage",
-      header: "Coverage",
-      meta: { label: "Coverage", description: "Share of benchmark items the entry answered", numeric: true },
-      cell: ({ row }) => <span className="tabular-nums">{fmtPercent(row.original.coverage)}</span>,
-    }),
-    col.display({
       id: "date",
       header: "Date",
       meta: { label: "Date", description: "When the entry was scored" },
       cell: ({ row }) => (
-        <time dateTime={row.original.date} title={row.original.date} className="whitespace-nowrap tabular-nums">
+        <time dateTime={row.original.date} title={row.original.date} className="whitespace-nowrap">
           {fmtDate(row.original.date)}
         </time>
       ),
@@ -125,7 +150,8 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
 const BodyRow = memo(
   function BodyRow({ row }: { row: Row<LeaderboardEntry>; columnsKey: string }) {
     return (
-      <tr className="group border-t border-slate-200 even:bg-slate-50 hover:bg-sky-50 dark:border-slate-800 dark:even:bg-slate-900 dark:hover:bg-slate-800" data-partial={row.original.badges.partial || undefined}>
+      // An opaque row background that sticky cells inherit, so scrolled cells never show through them.
+      <tr className="border-t border-slate-200 bg-white even:bg-slate-50 hover:bg-sky-50 dark:border-slate-800 dark:bg-slate-950 dark:even:bg-slate-900 dark:hover:bg-slate-800" data-partial={row.original.badges.partial || undefined}>
         {row.getVisibleCells().map((cell) => {
           const meta = cell.column.columnDef.meta;
           const Tag = cell.column.id === "agent" ? "th" : "td";
@@ -133,7 +159,7 @@ const BodyRow = memo(
             <Tag
               key={cell.id}
               scope={Tag === "th" ? "row" : undefined}
-              className={`${meta?.pad ?? "px-3"} py-2 align-middle font-normal ${meta?.numeric ? "text-right" : "text-left"} ${meta?.sticky ? `sticky z-10 ${meta.sticky} ${stickyBg}` : ""}`}
+              className={[meta?.pad, meta?.numeric ? "" : "text-left", meta?.sticky ? `sticky z-10 bg-inherit ${meta.sticky}` : ""].filter(Boolean).join(" ") || undefined}
             >
               {flexRender(cell.column.columnDef.cell, cell.getContext())}
             </Tag>
@@ -153,28 +179,28 @@ function SortIcon({ dir }: { dir: "asc" | "desc" | null }) {
   );
 }
 
+/** The board's table: every entry for ties and totals, the rows of the current view (filtered and sorted by the caller). */
 export function LeaderboardTable({
   entries,
+  rows,
+  view,
+  setView,
   capabilities,
-  initialView,
   benchmark,
   version,
 }: {
   entries: LeaderboardEntry[];
+  rows: LeaderboardEntry[];
+  view: ViewState;
+  setView: Dispatch<SetStateAction<ViewState>>;
   capabilities: TableCapability[];
-  initialView: ViewState;
   benchmark: string;
   version: string;
 }) {
-  const [view, setView] = useUrlView(initialView);
   const capIds = useMemo(() => capabilities.map((c) => c.id), [capabilities]);
   const ties = useMemo(() => rankCounts(entries), [entries]);
   const columns = useMemo(() => buildColumns(capabilities, ties), [capabilities, ties]);
-  const rows = useMemo(
-    () => applyView(entries, view),
-    // The rows depend on the filters and the sort only, not on which columns are hidden.
-    [entries, view.sort, view.dir, view.q, view.verified, view.partial, view.demo],
-  );
+  const pick = usePick();
   const [limit, setLimit] = useState(ROW_PAGE);
   const shownRows = useMemo(() => (rows.length > limit ? rows.slice(0, limit) : rows), [rows, limit]);
   const columnVisibility = useMemo<VisibilityState>(() => Object.fromEntries(view.hide.map((id) => [id, false])), [view.hide]);
@@ -214,12 +240,14 @@ export function LeaderboardTable({
   const columnsKey = visible.map((c) => c.id).join(",");
 
   return (
+    <PickProvider value={pick.value}>
     <div className="flex flex-col gap-3">
       <TableToolbar view={view} onChange={setView} columns={toggleable} shown={rows.length} total={entries.length} base={{ benchmark, version }} />
+      <CompareBar picked={pick.picked} onClear={pick.clear} />
       <div className="relative overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="w-full border-collapse text-sm">
           <caption className="sr-only">
-            Leaderboard entries. Rank is the official tie-aware rank; sorting by a column reorders rows without changing it.
+            Leaderboard entries. Rank is the official tie-aware rank; sorting by a column reorders rows without changing it. Each rank cell has a checkbox to pick the entry for comparison.
           </caption>
           <thead className="bg-slate-100 text-xs text-slate-700 dark:bg-slate-900 dark:text-slate-300">
             {table.getHeaderGroups().map((hg) => (
@@ -256,7 +284,7 @@ export function LeaderboardTable({
               </tr>
             ))}
           </thead>
-          <tbody>
+          <tbody className={bodyCells}>
             {table.getRowModel().rows.map((row) => (
               <BodyRow key={row.id} row={row} columnsKey={columnsKey} />
             ))}
@@ -291,5 +319,6 @@ export function LeaderboardTable({
         </table>
       </div>
     </div>
+    </PickProvider>
   );
 }

@@ -19,7 +19,8 @@ export interface ToggleableColumn {
 /** The API URL of the current view for a download format. */
 export function downloadHref(base: { benchmark: string; version: string }, view: ViewState, format: "csv" | "json"): string {
   const p = new URLSearchParams({ benchmark: base.benchmark, version: base.version });
-  for (const [k, v] of serializeView(view)) p.set(k, v);
+  // The chart's axis is no part of an export.
+  for (const [k, v] of serializeView({ ...view, vs: "auto" })) p.set(k, v);
   p.set("format", format);
   return `/api/leaderboard?${queryString(p)}`;
 }

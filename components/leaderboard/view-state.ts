@@ -11,6 +11,10 @@ export type BadgeFilter = "any" | "only" | "hide";
 export const BADGE_FILTERS = ["verified", "partial", "demo"] as const;
 export type BadgeFilterKey = (typeof BADGE_FILTERS)[number];
 
+/** The x axis of the accuracy-versus-cost chart; `auto` is cost when any entry reports one, else latency. */
+export const COST_AXES = ["auto", "cost", "latency"] as const;
+export type CostAxisChoice = (typeof COST_AXES)[number];
+
 export interface ViewState {
   /** Column id: a fixed column or a capability id. */
   sort: string;
@@ -21,13 +25,21 @@ export interface ViewState {
   verified: BadgeFilter;
   partial: BadgeFilter;
   demo: BadgeFilter;
+  /** The cost chart's x axis (`vs=cost|latency`). */
+  vs: CostAxisChoice;
 }
 
-/** Fixed columns in display order; capability columns go between `overall` and `coverage`. */
-export const FIXED_COLUMNS = ["rank", "agent", "models", "maintainer", "overall", "coverage", "date", "badges"] as const;
+/**
+ * Fixed columns in display order; capability columns go right after `overall`. Rank, agent and
+ * overall come first: they stay in view (sticky) when a phone scrolls the table sideways.
+ */
+export const FIXED_COLUMNS = ["rank", "agent", "overall", "cost", "tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date", "badges"] as const;
+const LEADING_COLUMNS = 3;
 /** Columns that cannot be hidden. */
 export const PINNED_COLUMNS: readonly string[] = ["rank", "agent"];
 const TEXT_COLUMNS = new Set(["agent", "models", "maintainer"]);
+/** Cheaper and faster is better: these sort ascending first. */
+const COST_COLUMNS = new Set(["cost", "tokens", "latency", "latency_p95"]);
 const UNSORTABLE = new Set(["badges"]);
 
 export const DEFAULT_VIEW: ViewState = Object.freeze({
@@ -38,6 +50,7 @@ export const DEFAULT_VIEW: ViewState = Object.freeze({
   verified: "any",
   partial: "any",
   demo: "any",
+  vs: "auto",
 }) as ViewState;
 
 export const MAX_QUERY_LENGTH = 200;
@@ -46,16 +59,16 @@ export const MAX_QUERY_LENGTH = 200;
 export function columnIds(capabilityIds: readonly string[]): string[] {
   const fixed: string[] = [...FIXED_COLUMNS];
   const caps = capabilityIds.filter((id) => !fixed.includes(id));
-  return [...fixed.slice(0, 5), ...caps, ...fixed.slice(5)];
+  return [...fixed.slice(0, LEADING_COLUMNS), ...caps, ...fixed.slice(LEADING_COLUMNS)];
 }
 
 export function isSortable(columnId: string, capabilityIds: readonly string[]): boolean {
   return !UNSORTABLE.has(columnId) && columnIds(capabilityIds).includes(columnId);
 }
 
-/** Scores, dates and coverage sort best/newest first; rank and names sort ascending. */
+/** Scores, dates and coverage sort best/newest first; rank, names, cost and latency sort ascending. */
 export function defaultDir(columnId: string): SortDir {
-  return columnId === "rank" || TEXT_COLUMNS.has(columnId) ? "asc" : "desc";
+  return columnId === "rank" || TEXT_COLUMNS.has(columnId) || COST_COLUMNS.has(columnId) ? "asc" : "desc";
 }
 
 type ParamSource = URLSearchParams | Record<string, string | string[] | undefined>;
@@ -87,6 +100,7 @@ export function parseView(src: ParamSource, capabilityIds: readonly string[]): V
     verified: parseBadge(param(src, "verified")),
     partial: parseBadge(param(src, "partial")),
     demo: parseBadge(param(src, "demo")),
+    vs: COST_AXES.find((a) => a !== "auto" && a === param(src, "vs")) ?? "auto",
   };
 }
 
@@ -103,6 +117,7 @@ export function serializeView(view: ViewState): URLSearchParams {
   for (const key of BADGE_FILTERS) {
     if (view[key] !== "any") p.set(key, view[key] === "only" ? "1" : "0");
   }
+  if (view.vs !== "auto") p.set("vs", view.vs);
   return p;
 }
 
@@ -143,7 +158,7 @@ function officialOrder(a: LeaderboardEntry, b: LeaderboardEntry): number {
 
 const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
 
-/** The sort key of an entry for a column; `null` (a capability not submitted) always sorts last. */
+/** The sort key of an entry for a column; `null` (a capability not submitted, a cost not reported) always sorts last. */
 function sortKey(e: LeaderboardEntry, columnId: string): string | number | null {
   switch (columnId) {
     case "rank":
@@ -158,6 +173,14 @@ function sortKey(e: LeaderboardEntry, columnId: string): string | number | null 
       return e.overall.score;
     case "coverage":
       return e.coverage;
+    case "cost":
+      return e.cost.costUsd;
+    case "tokens":
+      return e.cost.totalTokens;
+    case "latency":
+      return e.cost.latencyMedianS;
+    case "latency_p95":
+      return e.cost.latencyP95S;
     case "date": {
       const t = Date.parse(e.date);
       return Number.isNaN(t) ? null : t;

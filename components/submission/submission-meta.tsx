@@ -4,7 +4,8 @@ import type { SubmissionDetail } from "@/lib/queries/types";
 import { TimeStamp } from "@/components/common/time-stamp";
 import { codeClass, linkClass } from "@/components/common/styles";
 
-function Row({ term, children }: { term: string; children: ReactNode }) {
+/** One term and its value in a details list. */
+export function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="grid grid-cols-[8rem_1fr] gap-2 py-1.5 sm:grid-cols-[9rem_1fr]">
       <dt className="text-sm text-slate-600 dark:text-slate-400">{term}</dt>

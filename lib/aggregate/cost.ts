@@ -1,73 +1,89 @@
 /**
- * What an entry cost to run, beside what it scored: latency per dialogue (VAKRA's
- * `duration_s`, or the span of an evaluator output's timestamps), and tokens and dollars
- * when the bundle reports them (`usage` per record, else `usage` in the metadata for the
- * whole run). Never part of a score.
+ * What an entry cost to run, beside what it scored: latency per item (a dialogue's
+ * `duration_s`, or the span of an evaluator output's timestamps and trajectory events), and
+ * tokens and dollars when the bundle reports them (`usage` per record, else `usage` in the
+ * metadata for the whole run). Never part of a score.
  */
 import { readUsage, type Usage } from "../formats/usage";
+import { latencyStats, outputLatency } from "../scoring/evaluators/latency";
 import type { Submission } from "../validate/validate-bundle";
+
+export interface UsageTotals {
+  /** `records`: summed over the records that carry `usage`; `metadata`: the run's own figures. */
+  source: "records" | "metadata";
+  /** Records that carried usage (0 for metadata). */
+  records: number;
+  /**
+   * Each total is null unless every usage it sums gave that field: a sum that silently skipped
+   * some records would understate what the run cost.
+   */
+  inputTokens: number | null;
+  outputTokens: number | null;
+  totalTokens: number | null;
+  costUsd: number | null;
+}
 
 export interface CostSummary {
   /** Predicted dialogues and evaluator outputs in the bundle. */
   items: number;
-  /** Seconds per item: median and 95th percentile (linear interpolation), over `n` items that report it. */
+  /**
+   * Seconds per item over the `n` items that report it (errored records included: the agent
+   * spent that time): median and 95th percentile interpolate between ranks, as numpy does;
+   * rounded to the millisecond.
+   */
   latency: { n: number; medianS: number; p95S: number; meanS: number } | null;
-  /** Token totals; `input`/`output` null when only totals were reported. */
-  tokens: { input: number | null; output: number | null; total: number } | null;
-  costUsd: number | null;
-  /** Where tokens and cost came from. */
-  usageSource: "records" | "metadata" | null;
+  usage: UsageTotals | null;
 }
 
-/** The q-quantile (0..1) of sorted values, interpolating between ranks as numpy does by default. */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+type UsageField = keyof Usage;
+const FIELDS: UsageField[] = ["inputTokens", "outputTokens", "totalTokens", "costUsd"];
+
+/** Field by field: the sum when every usage has the field, else null. */
+function sumUsage(usages: readonly Usage[]): Pick<UsageTotals, UsageField> {
+  const out = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 } as Record<UsageField, number | null>;
+  for (const u of usages) {
+    for (const f of FIELDS) {
+      const v = u[f];
+      out[f] = v === null || out[f] === null ? null : out[f] + v;
+    }
+  }
+  // Dollars are summed in floating point: round away the binary noise (0.1 + 0.2).
+  if (out.costUsd !== null) out.costUsd = Math.round(out.costUsd * 1e6) / 1e6;
+  return out;
 }
 
-function addUsage(into: { input: number | null; output: number | null; total: number; cost: number | null; n: number }, u: Usage): void {
-  into.n++;
-  if (u.inputTokens !== null) into.input = (into.input ?? 0) + u.inputTokens;
-  if (u.outputTokens !== null) into.output = (into.output ?? 0) + u.outputTokens;
-  into.total += u.totalTokens ?? (u.inputTokens ?? 0) + (u.outputTokens ?? 0);
-  if (u.costUsd !== null) into.cost = (into.cost ?? 0) + u.costUsd;
-}
+/** Seconds to the millisecond: what the files hold, without the sums' binary noise (15.780000000000001). */
+const ms = (s: number) => Math.round(s * 1000) / 1000;
 
 export function summarizeCost(submission: Pick<Submission, "capabilities" | "outputs" | "metadata">): CostSummary {
   const seconds: number[] = [];
-  const sums = { input: null as number | null, output: null as number | null, total: 0, cost: null as number | null, n: 0 };
+  const usages: Usage[] = [];
   let items = 0;
   for (const dialogues of submission.capabilities.values()) {
     for (const d of dialogues.values()) {
       items++;
       if (d.durationS !== null) seconds.push(d.durationS);
-      if (d.usage) addUsage(sums, d.usage);
+      if (d.usage) usages.push(d.usage);
     }
   }
   for (const outputs of submission.outputs.values()) {
     for (const o of outputs.values()) {
       items++;
-      const ts = o.timestamps.filter(Number.isFinite);
-      if (ts.length >= 2) seconds.push(Math.max(...ts) - Math.min(...ts));
+      const s = outputLatency(o);
+      if (s !== null) seconds.push(s);
     }
   }
-  let usageSource: CostSummary["usageSource"] = sums.n > 0 ? "records" : null;
-  if (!usageSource) {
+  let usage: UsageTotals | null = null;
+  if (usages.length > 0) usage = { source: "records", records: usages.length, ...sumUsage(usages) };
+  else {
+    // Warnings about it were given when the bundle was validated.
     const meta = readUsage(submission.metadata?.usage, "$.usage", () => {});
-    if (meta) {
-      addUsage(sums, meta);
-      usageSource = "metadata";
-    }
+    if (meta) usage = { source: "metadata", records: 0, ...sumUsage([meta]) };
   }
-  seconds.sort((a, b) => a - b);
+  const stats = latencyStats(seconds);
   return {
     items,
-    latency: seconds.length ? { n: seconds.length, medianS: quantile(seconds, 0.5), p95S: quantile(seconds, 0.95), meanS: seconds.reduce((a, b) => a + b, 0) / seconds.length } : null,
-    tokens: usageSource && (sums.total > 0 || sums.input !== null || sums.output !== null) ? { input: sums.input, output: sums.output, total: sums.total } : null,
-    costUsd: sums.cost,
-    usageSource,
+    latency: stats.n > 0 ? { n: stats.n, medianS: ms(stats.p50!), p95S: ms(stats.p95!), meanS: ms(stats.average!) } : null,
+    usage,
   };
 }

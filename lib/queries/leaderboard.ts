@@ -5,6 +5,7 @@ import { capabilityScores, scoringRuns, submissions } from "../../db/schema";
 import { orderByRank } from "../aggregate/rank";
 import { findBenchmarkVersion } from "./benchmark-info";
 import { memoByDataVersion } from "./memo";
+import { entryCost } from "./entry-cost";
 import type { Leaderboard, LeaderboardEntry, ScoreCell } from "./types";
 
 export function getLeaderboard(db: Db, opts: { benchmark?: string; version?: string } = {}): Leaderboard | null {
@@ -18,7 +19,7 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
   const rows = db
     .select({
       sub: { id: submissions.id, agentName: submissions.agentName, models: submissions.models, maintainer: submissions.maintainer, isDemo: submissions.isDemo, createdAt: submissions.createdAt },
-      run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt },
+      run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt, cost: scoringRuns.cost },
     })
     .from(submissions)
     .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
@@ -54,6 +55,7 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
       coverage: items ? predicted / items : 0,
       date: (run.finishedAt ?? sub.createdAt).toISOString(),
       badges: { verified: run.verified, partial: !(run.complete ?? false), demo: sub.isDemo },
+      cost: entryCost(run.cost),
     };
   });
   const ranked = orderByRank(entries.map((e) => ({ id: String(e.id), score: e.overall.score, ciLow: e.overall.ciLow, ciHigh: e.overall.ciHigh })));

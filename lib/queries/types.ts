@@ -54,6 +54,16 @@ export interface LeaderboardEntry {
   coverage: number;
   date: string;
   badges: { verified: boolean; partial: boolean; demo: boolean };
+  cost: EntryCost;
+}
+
+/** What an entry cost to run, as its bundle reported it (never part of a score); null when unknown. */
+export interface EntryCost {
+  /** Seconds per item (dialogue or evaluator output). */
+  latencyMedianS: number | null;
+  latencyP95S: number | null;
+  totalTokens: number | null;
+  costUsd: number | null;
 }
 
 export interface Leaderboard {

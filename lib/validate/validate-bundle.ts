@@ -104,7 +104,10 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
   if (layout.metadataPath) {
     const sink = new DiagnosticSink(layout.metadataPath, store);
     submission.metadata = await readMetadata(byPath.get(layout.metadataPath)!, sink, limits);
-    readUsage(submission.metadata?.usage, "$.usage", (w) => sink.warn("bad_usage", w.message, { path: w.path }));
+    const usage = readUsage(submission.metadata?.usage, "$.usage", (w) => sink.warn("bad_usage", w.message, { path: w.path }));
+    if (usage && [...submission.capabilities.values()].some((ds) => [...ds.values()].some((d) => d.usage))) {
+      sink.warn("usage_ignored", "records carry their own usage, which wins: the metadata's usage is ignored", { path: "$.usage" });
+    }
   }
   if (layout.domainFiles.length === 0) {
     store.add({

@@ -14,7 +14,7 @@ import type { AnswerValue } from "../../lib/formats/dialogue";
 import { connectMcpSession, type ToolSession } from "../../lib/replay/mcp-session";
 import { DEFAULT_DATA_DIR, databaseFile, ensureDatabases } from "../../benchmarks/demo/environment/build-database";
 import { DOMAINS, type Domain } from "../../benchmarks/demo/environment/domains";
-import { AGENTS, INVALID_AGENT, type AgentProfile } from "./agents";
+import { AGENTS, demoUsage, INVALID_AGENT, type AgentProfile } from "./agents";
 import { executePlan, type ExecutedTurn, type Plan } from "./plan";
 import { dataChainQuestion, DomainFacts, endpointQuestion, entityQuestion, followUpQuestion, multihopQuestion, type Question } from "./question-plans";
 
@@ -236,7 +236,7 @@ async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions
   const last = b.executed.length - 1;
   if (r < (agent.missRate ?? 0)) return undefined;
   const base = { uuid: b.uuid, domain: b.domain };
-  if (r < (agent.missRate ?? 0) + (agent.errorRate ?? 0)) return { ...base, status: "error", error: "agent exceeded its step budget", duration_s: 120, output: [] };
+  if (r < (agent.missRate ?? 0) + (agent.errorRate ?? 0)) return { ...base, status: "error", error: "agent exceeded its step budget", duration_s: 120, usage: demoUsage(agent, b.uuid, 0, true), output: [] };
   const right = rng() < agent.accuracy;
   let calls: ExecutedTurn["calls"];
   let answer: string | AnswerValue;
@@ -264,7 +264,9 @@ async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions
     ...base,
     status: "success",
     error: "",
-    duration_s: Math.round(rng() * 4000) / 100,
+    // Still one draw of the agent's stream per record: a slower agent scales it, so no later draw (or score) moves.
+    duration_s: Math.round(rng() * 4000 * agent.spend.slowness) / 100,
+    usage: demoUsage(agent, b.uuid, calls.length, false),
     output: [
       {
         turn_id: quirks.has("string_turn_id") && b.cap.id === "multihop" ? String(last) : last,

@@ -122,9 +122,9 @@ describe("the leaderboard", () => {
   it("downloads the current view as CSV", async () => {
     const csv = await (await fetch(`${app.url}/api/leaderboard?format=csv&q=oracle`)).text();
     const lines = csv.trim().split(/\r?\n/);
-    expect(lines[0]).toMatch(/^rank,agent,/);
+    expect(lines[0]).toMatch(/^rank,id,agent,url,overall,/);
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^1,oracle,/);
+    expect(lines[1]).toMatch(/^1,\d+,oracle,\/submissions\/\d+,/);
     expect(lines[1]).toContain("100");
     const all = await (await fetch(`${app.url}/api/leaderboard?format=csv`)).text();
     expect(all).toContain(`"<img src=x onerror=""window.__xss=1""><script>window.__xss=2</script>"`); // quoted, quotes doubled
@@ -137,10 +137,11 @@ describe("the leaderboard", () => {
     const phone = await open("/", { width: 390, height: 844 });
     const scroll = await phone.$eval("table", (t) => {
       const box = t.parentElement!;
-      return { scrollable: box.scrollWidth > box.clientWidth, sticky: getComputedStyle(t.querySelector("tbody td")!).position };
+      const [rank, agent, overall] = [...t.querySelector("tbody tr")!.children].map((c) => getComputedStyle(c).position);
+      return { scrollable: box.scrollWidth > box.clientWidth, sticky: [rank, agent, overall] };
     });
     expect(scroll.scrollable).toBe(true);
-    expect(scroll.sticky).toBe("sticky");
+    expect(scroll.sticky).toEqual(["sticky", "sticky", "sticky"]);
     await screenshot(phone, "leaderboard-phone");
     const toggle = await open("/");
     await toggle.getByRole("button", { name: /dark mode/i }).click();

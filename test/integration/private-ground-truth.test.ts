@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
+import { columnIds } from "@/components/leaderboard/view-state";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
 import { leaderboardCsv } from "@/lib/queries/leaderboard-csv";
 import { getItem, getSubmission } from "@/lib/queries/submission";
@@ -58,7 +59,7 @@ describe.each([
 
   it("scans every failed item's page data, the entry's API body, the item list (question, answer, reason) and the CSV", () => {
     const board = getLeaderboard(db, { benchmark: slug })!;
-    const csv = leaderboardCsv(board.benchmark.capabilities, board.entries);
+    const csv = leaderboardCsv(board.benchmark.capabilities, board.entries, { columns: columnIds(board.benchmark.capabilities.map((c) => c.id)) });
     let scanned = 0;
     let leaksWhenPublic = 0;
     let callsScanned = 0;

@@ -1,9 +1,12 @@
-/** Read-only leaderboard export: JSON by default, `?format=csv` for CSV; same view parameters as `/`. */
+/**
+ * Read-only leaderboard export: JSON by default, `?format=csv` for CSV; same view parameters as
+ * `/`, so a download holds the rows and the columns on screen (`hide` leaves columns out).
+ */
 import { createHash } from "node:crypto";
-import { applyView, parseView } from "@/components/leaderboard/view-state";
+import { applyView, columnIds, parseView } from "@/components/leaderboard/view-state";
 import { pageDb } from "@/lib/queries/db";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
-import { leaderboardCsv } from "@/lib/queries/leaderboard-csv";
+import { leaderboardCsv, leaderboardCsvHeader, leaderboardRecords } from "@/lib/queries/leaderboard-csv";
 import { memoByDataVersion } from "@/lib/queries/memo";
 
 export const dynamic = "force-dynamic";
@@ -42,6 +45,22 @@ export function GET(request: Request): Response {
   return new Response(body, { status: 200, headers });
 }
 
+/**
+ * Where the site is reached from outside (`AGENTBOARD_PUBLIC_URL`), for absolute entry URLs; null
+ * (entry paths) when unset. Never the request's Host header: a client chooses that, and the body
+ * is memoised and cached for every client.
+ */
+function publicOrigin(): string | null {
+  const raw = process.env.AGENTBOARD_PUBLIC_URL?.trim();
+  if (!raw) return null;
+  try {
+    const u = new URL(raw);
+    return u.protocol === "https:" || u.protocol === "http:" ? `${u.origin}${u.pathname.replace(/\/+$/, "")}` : null;
+  } catch {
+    return null;
+  }
+}
+
 type Built = { ok: true; body: Uint8Array<ArrayBuffer>; etag: string; contentType: string; fileName: string | null } | { ok: false; error: Record<string, unknown> };
 
 function build(params: URLSearchParams, format: "json" | "csv"): Built {
@@ -49,9 +68,15 @@ function build(params: URLSearchParams, format: "json" | "csv"): Built {
   const version = params.get("version") || undefined;
   const board = getLeaderboard(pageDb(), { benchmark, version });
   if (!board) return { ok: false, error: { error: "unknown benchmark or version", benchmark: benchmark ?? null, version: version ?? null } };
-  const view = parseView(params, board.benchmark.capabilities.map((c) => c.id));
+  const capabilities = board.benchmark.capabilities;
+  const view = parseView(params, capabilities.map((c) => c.id));
   const entries = applyView(board.entries, view);
-  const text = format === "csv" ? leaderboardCsv(board.benchmark.capabilities, entries) : JSON.stringify({ benchmark: board.benchmark, updatedAt: board.updatedAt, entries });
+  const columns = columnIds(capabilities.map((c) => c.id)).filter((c) => !view.hide.includes(c));
+  const opts = { columns, origin: publicOrigin() };
+  const text =
+    format === "csv"
+      ? leaderboardCsv(capabilities, entries, opts)
+      : JSON.stringify({ benchmark: board.benchmark, updatedAt: board.updatedAt, fields: leaderboardCsvHeader(capabilities, opts), entries: leaderboardRecords(capabilities, entries, opts) });
   // Encoded once: every later request sends the same bytes.
   const body = new TextEncoder().encode(text);
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;

@@ -14,6 +14,7 @@ import { ProgressMeter } from "@/components/common/progress-meter";
 import { firstParam, parseId, type SearchParams } from "@/components/common/search-params";
 import { linkClass } from "@/components/common/styles";
 import { CapabilityScores } from "@/components/submission/capability-scores";
+import { CostSummary } from "@/components/submission/cost-summary";
 import { DomainHeatmap } from "@/components/submission/domain-heatmap";
 import { ItemFilterForm } from "@/components/submission/item-filters";
 import { describeItemList, itemFiltersFrom, itemQuery } from "@/components/submission/item-query";
@@ -142,6 +143,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
           <Section id="details" title="Details">
             <SubmissionMeta detail={detail} />
           </Section>
+          <CostSummary runId={run?.id} />
           <Section id="timeline" title="Status timeline">
             <StatusTimeline events={detail.timeline} />
           </Section>

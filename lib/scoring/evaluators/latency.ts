@@ -5,7 +5,7 @@
  * UUID (or an END's own span start), never with the previous START, so parallel calls are
  * counted right. Percentiles interpolate linearly between ranks.
  */
-import type { EvalItem } from "../../formats/eval-dataset";
+import type { AgentOutput, EvalItem } from "../../formats/eval-dataset";
 
 export interface ItemLatency {
   id: string;
@@ -62,13 +62,30 @@ export function latencyStats(values: readonly (number | null)[]): LatencyStats {
   };
 }
 
-function timestampsOf(item: EvalItem): number[] {
-  const out = [...(item.output?.timestamps ?? [])];
-  for (const e of item.output?.events ?? []) {
+function timestampsOf(output: Pick<AgentOutput, "timestamps" | "events"> | null): number[] {
+  const out = [...(output?.timestamps ?? [])];
+  for (const e of output?.events ?? []) {
     if (e.timestamp !== null) out.push(e.timestamp);
     if (e.spanStart !== null) out.push(e.spanStart);
   }
   return out;
+}
+
+/** Seconds from the first to the last timestamp; null without any. A loop, not a spread: the list may be long. */
+function span(ts: readonly number[]): number | null {
+  if (ts.length === 0) return null;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const t of ts) {
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  return hi - lo;
+}
+
+/** An output's latency: the span of its own timestamps and its trajectory's event times. */
+export function outputLatency(output: Pick<AgentOutput, "timestamps" | "events"> | null): number | null {
+  return span(timestampsOf(output));
 }
 
 function spanSeconds(item: EvalItem): { llm: number | null; tool: number | null; llmCalls: number; toolCalls: number } {
@@ -95,8 +112,8 @@ export function summarizeLatency(items: readonly EvalItem[]): LatencySummary {
   const perItem: ItemLatency[] = [];
   const conv = new Map<string, { turns: number; times: number[]; sum: number | null }>();
   for (const it of items) {
-    const ts = timestampsOf(it);
-    const latency = ts.length ? Math.max(...ts) - Math.min(...ts) : null;
+    const ts = timestampsOf(it.output);
+    const latency = span(ts);
     const spans = spanSeconds(it);
     perItem.push({
       id: it.id,
@@ -112,7 +129,7 @@ export function summarizeLatency(items: readonly EvalItem[]): LatencySummary {
     if (it.conversation) {
       const c = conv.get(it.conversation.id) ?? { turns: 0, times: [], sum: null };
       c.turns++;
-      c.times.push(...ts);
+      for (const t of ts) c.times.push(t);
       if (latency !== null) c.sum = (c.sum ?? 0) + latency;
       conv.set(it.conversation.id, c);
     }
@@ -120,7 +137,7 @@ export function summarizeLatency(items: readonly EvalItem[]): LatencySummary {
   const conversations = [...conv].map(([id, c]) => ({
     id,
     turns: c.turns,
-    latencySeconds: c.times.length ? Math.max(...c.times) - Math.min(...c.times) : null,
+    latencySeconds: span(c.times),
     sumOfTurnsSeconds: c.sum,
   }));
   return {

@@ -1,9 +1,16 @@
-/** The leaderboard CSV: header, RFC 4180 quoting, formula-injection protection, missing capabilities. */
+/** The leaderboard exports: header, visible columns, intervals, RFC 4180 quoting, formula-injection protection, missing values; JSON with the same fields. */
 import { describe, expect, it } from "vitest";
-import { badgeNames, csvCell, defuseFormulas, leaderboardCsv, leaderboardCsvHeader } from "@/lib/queries/leaderboard-csv";
+import { columnIds, parseView } from "@/components/leaderboard/view-state";
+import { badgeNames, csvCell, defuseFormulas, leaderboardCsv, leaderboardCsvHeader, leaderboardRecords } from "@/lib/queries/leaderboard-csv";
 import type { LeaderboardEntry } from "@/lib/queries/types";
 
 const CAPS = [{ id: "api_chaining" }, { id: "multihop" }];
+const ALL = { columns: columnIds(CAPS.map((c) => c.id)) };
+/** The export options of a board URL's view, as the API route builds them. */
+const visible = (query: string, origin: string | null = null) => {
+  const view = parseView(new URLSearchParams(query), CAPS.map((c) => c.id));
+  return { columns: columnIds(CAPS.map((c) => c.id)).filter((c) => !view.hide.includes(c)), origin };
+};
 
 function entry(over: Partial<LeaderboardEntry> = {}): LeaderboardEntry {
   return {
@@ -20,6 +27,7 @@ function entry(over: Partial<LeaderboardEntry> = {}): LeaderboardEntry {
     coverage: 0.94666667,
     date: "2026-11-22T04:59:54.921Z",
     badges: { verified: true, partial: false, demo: false },
+    cost: { latencyMedianS: 12.3456, latencyP95S: 30.5, totalTokens: 1234567, costUsd: 4.1234567 },
     ...over,
   };
 }
@@ -102,58 +110,97 @@ describe("csvCell", () => {
 });
 
 describe("leaderboardCsv", () => {
-  it("starts with the header row: fixed columns around one column per capability", () => {
-    expect(leaderboardCsvHeader(CAPS)).toEqual([
-      "rank",
-      "agent",
-      "models",
-      "maintainer",
-      "overall",
-      "overall_ci_low",
-      "overall_ci_high",
-      "api_chaining",
-      "multihop",
-      "coverage",
-      "date",
-      "badges",
-    ]);
-    expect(leaderboardCsv(CAPS, [])).toBe(
-      "rank,agent,models,maintainer,overall,overall_ci_low,overall_ci_high,api_chaining,multihop,coverage,date,badges\r\n",
-    );
+  const HEADER = [
+    "rank",
+    "id",
+    "agent",
+    "url",
+    "overall",
+    "overall_ci_low",
+    "overall_ci_high",
+    "api_chaining",
+    "api_chaining_ci_low",
+    "api_chaining_ci_high",
+    "multihop",
+    "multihop_ci_low",
+    "multihop_ci_high",
+    "cost_usd",
+    "total_tokens",
+    "latency_median_s",
+    "latency_p95_s",
+    "coverage",
+    "models",
+    "maintainer",
+    "date",
+    "badges",
+  ];
+
+  it("starts with the header row: every visible column, each score with its interval, the entry's id and URL", () => {
+    expect(leaderboardCsvHeader(CAPS, ALL)).toEqual(HEADER);
+    expect(leaderboardCsv(CAPS, [], ALL)).toBe(`${HEADER.join(",")}\r\n`);
   });
 
   it("writes one CRLF-terminated row per entry, in the order given, with rounded numbers", () => {
-    const csv = leaderboardCsv(CAPS, [entry({ id: 2, rank: 3, agent: "b" }), entry({ id: 1, rank: 1, agent: "a", models: ["m1", "m2"] })]);
+    const csv = leaderboardCsv(CAPS, [entry({ id: 2, rank: 3, agent: "b" }), entry({ id: 1, rank: 1, agent: "a", models: ["m1", "m2"] })], ALL);
     const lines = csv.split("\r\n");
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe("");
-    expect(lines[1]).toBe("3,b,m1,Lab,85.22,81.15,89.11,90.67,81.33,0.9467,2026-11-22T04:59:54.921Z,verified");
-    expect(lines[2]).toBe("1,a,m1; m2,Lab,85.22,81.15,89.11,90.67,81.33,0.9467,2026-11-22T04:59:54.921Z,verified");
+    expect(lines[1]).toBe("3,2,b,/submissions/2,85.22,81.15,89.11,90.67,84,97.3,81.33,73.3,89.3,4.123457,1234567,12.35,30.5,0.9467,m1,Lab,2026-11-22T04:59:54.921Z,verified");
+    expect(lines[2]).toBe("1,1,a,/submissions/1,85.22,81.15,89.11,90.67,84,97.3,81.33,73.3,89.3,4.123457,1234567,12.35,30.5,0.9467,m1; m2,Lab,2026-11-22T04:59:54.921Z,verified");
   });
 
-  it("leaves a capability that was not submitted (or is absent) empty, and lists every badge", () => {
+  it("leaves out hidden columns with all their fields; rank, id, agent and URL always stay", () => {
+    const opts = visible("hide=multihop,overall,cost,latency_p95,maintainer,badges,rank,agent");
+    expect(leaderboardCsvHeader(CAPS, opts)).toEqual(["rank", "id", "agent", "url", "api_chaining", "api_chaining_ci_low", "api_chaining_ci_high", "total_tokens", "latency_median_s", "coverage", "models", "date"]);
+    const [, row] = parseCsv(leaderboardCsv(CAPS, [entry()], opts));
+    expect(row).toEqual(["1", "1", "agent", "/submissions/1", "90.67", "84", "97.3", "1234567", "12.35", "0.9467", "m1", "2026-11-22T04:59:54.921Z"]);
+  });
+
+  it("makes entry URLs absolute when the site's origin is known", () => {
+    const [, row] = parseCsv(leaderboardCsv(CAPS, [entry({ id: 42 })], visible("", "https://board.example/sub")));
+    expect(row![3]).toBe("https://board.example/sub/submissions/42");
+  });
+
+  it("leaves a capability that was not submitted (or is absent), its interval and an unreported cost empty, and lists every badge", () => {
     const e = entry({
       capabilities: { api_chaining: { score: 0, ciLow: 0, ciHigh: 0, submitted: false } },
       badges: { verified: false, partial: true, demo: true },
+      cost: { latencyMedianS: null, latencyP95S: 3, totalTokens: null, costUsd: null },
     });
-    const [, row] = parseCsv(leaderboardCsv(CAPS, [e]));
-    expect(row!.slice(7, 9)).toEqual(["", ""]);
-    expect(row![11]).toBe("partial; demo");
+    const [header, row] = parseCsv(leaderboardCsv(CAPS, [e], ALL));
+    const cell = (name: string) => row![header!.indexOf(name)];
+    expect(row!.slice(7, 13)).toEqual(["", "", "", "", "", ""]);
+    expect([cell("cost_usd"), cell("total_tokens"), cell("latency_median_s"), cell("latency_p95_s")]).toEqual(["", "", "", "3"]);
+    expect(cell("badges")).toBe("partial; demo");
   });
 
   it("round-trips hostile user-supplied text through a CSV reader, with formulas defused", () => {
     const e = entry({ agent: '=cmd|" /C calc"!A0', models: ["a,b", "+x"], maintainer: "line\r\nbreak" });
-    const rows = parseCsv(leaderboardCsv(CAPS, [e]));
+    const rows = parseCsv(leaderboardCsv(CAPS, [e], ALL));
     expect(rows).toHaveLength(2);
-    expect(rows[1]![1]).toBe(`'=cmd|" /C calc"!A0`);
-    expect(rows[1]![2]).toBe("a,b; '+x"); // the second model could start a cell in a ";" locale
-    expect(rows[1]![3]).toBe("line\r\nbreak");
-    expect(rows[1]).toHaveLength(12);
+    const cell = (name: string) => rows[1]![rows[0]!.indexOf(name)];
+    expect(cell("agent")).toBe(`'=cmd|" /C calc"!A0`);
+    expect(cell("models")).toBe("a,b; '+x"); // the second model could start a cell in a ";" locale
+    expect(cell("maintainer")).toBe("line\r\nbreak");
+    expect(rows[1]).toHaveLength(HEADER.length);
   });
 
   it("names badges in a fixed order", () => {
     expect(badgeNames({ verified: true, partial: false, demo: true })).toEqual(["verified", "demo"]);
     expect(badgeNames({ demo: true, partial: true, verified: true })).toEqual(["verified", "partial", "demo"]);
     expect(badgeNames({ verified: false, partial: false, demo: false })).toEqual([]);
+  });
+});
+
+describe("leaderboardRecords (the JSON export)", () => {
+  it("has exactly the CSV's fields for the same view, with numbers, lists and nulls typed", () => {
+    const opts = visible("hide=multihop,date", "https://board.example");
+    const e = entry({ id: 7, capabilities: { api_chaining: { score: 50, ciLow: 40, ciHigh: 61, submitted: true } }, cost: { latencyMedianS: 1.5, latencyP95S: null, totalTokens: 10, costUsd: null } });
+    const [record] = leaderboardRecords(CAPS, [e], opts);
+    expect(Object.keys(record!)).toEqual(leaderboardCsvHeader(CAPS, opts));
+    expect(record).toMatchObject({ rank: 1, id: 7, url: "https://board.example/submissions/7", api_chaining: 50, api_chaining_ci_low: 40, api_chaining_ci_high: 61, cost_usd: null, total_tokens: 10, latency_median_s: 1.5, latency_p95_s: null, models: ["m1"], badges: ["verified"] });
+    // The CSV row of the same entry holds the same values, as text.
+    const [, row] = parseCsv(leaderboardCsv(CAPS, [e], opts));
+    expect(row).toEqual(Object.values(record!).map((v) => (v === null ? "" : Array.isArray(v) ? v.join("; ") : String(v))));
   });
 });

@@ -34,6 +34,7 @@ function entry(id: number, rank: number, over: Partial<LeaderboardEntry> & { cap
     coverage: 1,
     date: `2026-01-${String(10 + id).padStart(2, "0")}T00:00:00.000Z`,
     badges: { verified: true, partial: false, demo: false },
+    cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null },
     ...rest,
   };
 }
@@ -62,9 +63,9 @@ describe("parseView", () => {
   });
 
   it("reads sort, dir, q, hide and the badge filters from URLSearchParams or a Next searchParams record", () => {
-    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["maintainer", "date"], verified: "only", partial: "hide", demo: "hide" };
-    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer&verified=1&partial=0&demo=0"), CAPS)).toEqual(expected);
-    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer", verified: "1", partial: "0", demo: "0" }, CAPS)).toEqual(expected);
+    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", vs: "latency" };
+    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&vs=latency"), CAPS)).toEqual(expected);
+    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", vs: "latency" }, CAPS)).toEqual(expected);
   });
 
   it("uses the column's natural direction when dir is missing: scores descending, names and rank ascending", () => {
@@ -72,6 +73,14 @@ describe("parseView", () => {
     expect(parseView({ sort: "multihop" }, CAPS).dir).toBe("desc");
     expect(parseView({ sort: "agent" }, CAPS).dir).toBe("asc");
     expect(parseView({ sort: "rank" }, CAPS).dir).toBe("asc");
+    // Cheaper and faster first.
+    for (const sort of ["cost", "tokens", "latency", "latency_p95"]) expect(parseView({ sort }, CAPS)).toMatchObject({ sort, dir: "asc" });
+  });
+
+  it("reads the cost chart's axis, falling back to auto", () => {
+    expect(parseView({ vs: "cost" }, CAPS).vs).toBe("cost");
+    expect(parseView({ vs: "latency" }, CAPS).vs).toBe("latency");
+    for (const vs of ["auto", "tokens", "", "COST"]) expect(parseView({ vs }, CAPS).vs).toBe("auto");
   });
 
   it("ignores unknown or unsortable columns, bad directions, pinned or unknown hidden columns and odd flag values", () => {
@@ -94,9 +103,9 @@ describe("serializeView", () => {
   });
 
   it("writes only what differs, with readable commas, and round-trips through parseView", () => {
-    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["maintainer", "date"], verified: "only", partial: "hide", demo: "any" };
+    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", vs: "cost" };
     const qs = queryString(serializeView(v));
-    expect(qs).toBe("sort=multihop&dir=desc&q=claude&hide=maintainer,date&verified=1&partial=0");
+    expect(qs).toBe("sort=multihop&dir=desc&q=claude&hide=latency_p95,maintainer,date&verified=1&partial=0&vs=cost");
     expect(parseView(new URLSearchParams(qs), CAPS)).toEqual(v);
     expect(isDefaultView(v)).toBe(false);
   });
@@ -151,6 +160,25 @@ describe("applyView", () => {
     expect(ids(applyView(ENTRIES, view({ sort: "rank", dir: "desc" })))).toEqual([5, 4, 3, 2, 1]);
   });
 
+  it("sorts by cost, tokens and latency, cheapest first; an unreported value sorts last in both directions", () => {
+    const costs: [number, number | null][] = [
+      [1, 40],
+      [2, null],
+      [3, 0.5],
+      [4, 12],
+      [5, null],
+    ];
+    const es = ENTRIES.map((e) => {
+      const v = costs.find(([id]) => id === e.id)![1];
+      return { ...e, cost: { costUsd: v, totalTokens: v === null ? null : v * 1000, latencyMedianS: v, latencyP95S: v === null ? null : 100 - v } };
+    });
+    expect(ids(applyView(es, view({ sort: "cost", dir: "asc" })))).toEqual([3, 4, 1, 2, 5]);
+    expect(ids(applyView(es, view({ sort: "cost", dir: "desc" })))).toEqual([1, 4, 3, 2, 5]);
+    expect(ids(applyView(es, view({ sort: "tokens", dir: "asc" })))).toEqual([3, 4, 1, 2, 5]);
+    expect(ids(applyView(es, view({ sort: "latency", dir: "asc" })))).toEqual([3, 4, 1, 2, 5]);
+    expect(ids(applyView(es, view({ sort: "latency_p95", dir: "asc" })))).toEqual([1, 4, 3, 2, 5]);
+  });
+
   it("searches agent, models and maintainer; every term must match", () => {
     expect(ids(applyView(ENTRIES, view({ q: "GPT-5" })))).toEqual([1, 2]);
     expect(ids(applyView(ENTRIES, view({ q: "gpt claude" })))).toEqual([2]);
@@ -187,8 +215,8 @@ describe("applyView", () => {
 });
 
 describe("columns and ties", () => {
-  it("puts capability columns between overall and coverage", () => {
-    expect(columnIds(CAPS)).toEqual(["rank", "agent", "models", "maintainer", "overall", "api_chaining", "multihop", "coverage", "date", "badges"]);
+  it("leads with rank, agent and overall (the phone's sticky set), then capabilities, cost and the rest", () => {
+    expect(columnIds(CAPS)).toEqual(["rank", "agent", "overall", "api_chaining", "multihop", "cost", "tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date", "badges"]);
   });
 
   it("counts entries per official rank", () => {

@@ -10,6 +10,8 @@ import { openDatabase, type Db } from "@/db/client";
 import { getAuditLogPage, publishedIds } from "@/lib/queries/activity";
 import { getChangelogPage } from "@/lib/queries/changelog";
 import { getQueue } from "@/lib/queries/queue";
+import { getRunCost } from "@/lib/queries/entry-cost";
+import { getLeaderboard } from "@/lib/queries/leaderboard";
 import { PUBLIC_RENDER_LIMITS } from "@/lib/queries/render-limits";
 import { getSubmission } from "@/lib/queries/submission";
 import { entryAccess } from "@/lib/queries/visibility";
@@ -39,8 +41,8 @@ function copyBundle(from: string, name: string, metadata?: Record<string, unknow
   return dir;
 }
 
-async function publishGood(): Promise<number> {
-  const bundle = copyBundle(GOOD_BUNDLE, `good-${Math.random().toString(36).slice(2)}`);
+async function publishGood(metadata?: Record<string, unknown>): Promise<number> {
+  const bundle = copyBundle(GOOD_BUNDLE, `good-${Math.random().toString(36).slice(2)}`, metadata);
   const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
   const deps = createScoringDeps(db, { now });
   try {
@@ -122,5 +124,19 @@ describe("hostile strings", () => {
     expect(v.firstErrors).toHaveLength(20);
     for (const e of v.firstErrors) expect(e.message.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.text + 40);
     expect(Object.keys(v.warningCounts).length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.list);
+  });
+});
+
+describe("cost and latency", () => {
+  it("reach the board and the entry page from the scored run: latency from duration_s, tokens and dollars from the metadata's usage", async () => {
+    const id = await publishGood({ agent_name: "thrifty", usage: { prompt_tokens: 9000, completion_tokens: 1000, cost_usd: 0.125 } });
+    const entry = getLeaderboard(db)!.entries.find((e) => e.id === id)!;
+    expect(entry.cost).toMatchObject({ totalTokens: 10_000, costUsd: 0.125 });
+    expect(entry.cost.latencyMedianS).toBeGreaterThan(0);
+    expect(entry.cost.latencyP95S).toBeGreaterThanOrEqual(entry.cost.latencyMedianS!);
+    const run = getRunCost(db, getSubmission(db, id)!.run!.id)!;
+    expect(run.usage).toEqual({ source: "metadata", records: 0, inputTokens: 9000, outputTokens: 1000, totalTokens: 10_000, costUsd: 0.125 });
+    expect(run.latency?.n).toBe(run.items);
+    expect(getRunCost(db, 999_999)).toBeNull();
   });
 });
