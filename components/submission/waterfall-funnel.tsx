@@ -18,10 +18,10 @@ interface Bar {
 
 export function funnelBars(f: Funnel): Bar[] {
   return [
-    { key: "notScored", label: "Missing or errors", hint: `${UNSCORED_STATUSES.map((s) => outcomeTerm(s).label.toLowerCase()).join(", ")}; each counts 0`, value: f.notScored, bar: "bg-slate-400 dark:bg-slate-500" },
+    { key: "notScored", label: "Missing or errors", hint: `${[...UNSCORED_STATUSES, "missing_turn" as const].map((s) => outcomeTerm(s).label.toLowerCase()).join(", ")}; each counts 0`, value: f.notScored, bar: "bg-slate-400 dark:bg-slate-500" },
     { key: "policy", label: "Lost at policy", hint: "a tool call broke the item's tool-use policy", value: f.policy, bar: "bg-rose-500 dark:bg-rose-400" },
     { key: "correctness", label: "Lost at correctness", hint: "the answer is not the ground-truth answer", value: f.correctnessFailed, bar: "bg-orange-500 dark:bg-orange-400" },
-    { key: "groundedness", label: "Lost at groundedness", hint: "right or not, the answer is not supported by the tool responses (or no turn was given)", value: f.groundednessFailed, bar: "bg-amber-400 dark:bg-amber-300" },
+    { key: "groundedness", label: "Lost at groundedness", hint: "right or not, the answer is not supported by the tool responses", value: f.groundednessFailed, bar: "bg-amber-400 dark:bg-amber-300" },
     { key: "passed", label: "Passed", hint: "scored above 0 at the stage that decided", value: f.passed, bar: "bg-emerald-600 dark:bg-emerald-400" },
   ];
 }

@@ -151,6 +151,17 @@ export const benchmarkSpecSchema = z
 
 export type CapabilitySpec = z.infer<typeof capabilitySpecSchema>;
 export type EnvironmentSpec = z.infer<typeof environmentSpecSchema>;
+
+/**
+ * How many leading calls of a ground-truth turn the environment makes itself, so neither the
+ * replay nor the agent makes them (VAKRA: `initialize_active_data`); only a dialogue's first turn has them.
+ */
+export function leadingCallsDropped(env: Pick<EnvironmentSpec, "dropLeadingGroundTruthCalls"> | undefined, calls: readonly { name: string }[], turnIndex: number): number {
+  const drop = env?.dropLeadingGroundTruthCalls ?? [];
+  let k = 0;
+  if (turnIndex === 0) while (k < calls.length && drop.includes(calls[k]!.name)) k++;
+  return k;
+}
 export type ServerSpec = z.infer<typeof serverSpecSchema>;
 export type PolicyRule = z.infer<typeof policyRuleSchema>;
 export type JudgeSpec = z.infer<typeof judgeSpecSchema>;

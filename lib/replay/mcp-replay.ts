@@ -6,7 +6,7 @@
  * store when one is given (see `replay-gt`), and are replayed once otherwise.
  */
 import { findDialogue, type Benchmark } from "../benchmark/load-benchmark";
-import type { CapabilitySpec, EnvironmentSpec } from "../benchmark/spec";
+import { leadingCallsDropped, type CapabilitySpec, type EnvironmentSpec } from "../benchmark/spec";
 import { matchesAny } from "../benchmark/tool-glob";
 import type { ToolCall, Turn } from "../formats/dialogue";
 import { coerceArguments } from "./coerce-arguments";
@@ -115,10 +115,7 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
 
   /** How many leading calls of a ground-truth turn the replay drops. */
   function dropped(cap: CapabilitySpec, turn: Turn, index: number): number {
-    const drop = envOf(cap).dropLeadingGroundTruthCalls;
-    let k = 0;
-    if (index === 0) while (k < turn.calls.length && drop.includes(turn.calls[k]!.name)) k++;
-    return k;
+    return leadingCallsDropped(envOf(cap), turn.calls, index);
   }
 
   function groundTruthTurns(cap: CapabilitySpec, turns: Turn[]) {

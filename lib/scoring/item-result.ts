@@ -120,7 +120,8 @@ export const itemKey = (capability: string, uuid: string) => `${capability}\0${u
 export const isUnjudged = (i: Pick<ItemResult, "status">) => i.status === "judge_error" || i.status === "replay_error";
 
 export function waterfallBucket(i: Pick<WaterfallItemResult, "status" | "stage" | "score">): FunnelBucket {
-  if (i.status !== "scored") return "not_scored";
+  // A last turn with no prediction (stage none) ended nowhere: with the items not scored.
+  if (i.status !== "scored" || i.stage === "none") return "not_scored";
   if (i.stage === "policy") return "policy";
   if (i.stage === "correctness" && i.score === 0) return "correctness_failed";
   return i.score > 0 ? "passed" : "groundedness_failed";

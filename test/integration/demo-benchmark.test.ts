@@ -72,6 +72,14 @@ describe("demo sample submissions, replayed over MCP", () => {
     for (const r of results.values()) expect(r).toMatchObject({ replay: "mcp", verified: true });
   });
 
+  it("owes the agent no call the environment makes itself: the oracle's trajectories match the ground truth's exactly", () => {
+    const oracle = results.get("oracle")!;
+    const diagnosed = oracle.items.flatMap((i) => (i.scorer === "waterfall" && i.trajectory ? [{ capability: i.capability, t: i.trajectory }] : []));
+    // Every capability, the first (whose ground truth starts with the environment's initialize_active_data) included.
+    expect(new Set(diagnosed.map((d) => d.capability)).size).toBe(4);
+    for (const { capability, t } of diagnosed) expect({ capability, exact: t.exact, names: t.toolNamesF1, missing: t.pairs?.filter((p) => !p.actual).length }).toEqual({ capability, exact: true, names: 1, missing: 0 });
+  });
+
   it("makes every waterfall stage and item status occur", () => {
     const seen = new Set<string>();
     for (const r of results.values()) {

@@ -62,3 +62,25 @@ describe("migration 0002 (scoring core)", () => {
     db.close();
   });
 });
+
+describe("migration 0005 (missing-turn bucket)", () => {
+  it("moves items whose last turn had no prediction from 'groundedness failed' to 'not scored', and nothing else", () => {
+    const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
+    const cut = files.indexOf("0005_missing_turn_bucket.sql");
+    expect(cut).toBeGreaterThan(0);
+    const db = new Database(":memory:");
+    for (const f of files.slice(0, cut)) apply(db, f);
+    db.pragma("foreign_keys = OFF");
+    const insert = db.prepare("INSERT INTO item_results (run_id, capability, domain, uuid, weight, score, status, stage, policy, scorer, bucket, result) VALUES (1, 'c', 'd', ?, 1, 0, 'scored', ?, 'skipped', ?, ?, ?)");
+    insert.run("turnless", "none", "waterfall", "groundedness_failed", JSON.stringify({ bucket: "groundedness_failed", stage: "none" }));
+    insert.run("ungrounded", "groundedness", "waterfall", "groundedness_failed", JSON.stringify({ bucket: "groundedness_failed", stage: "groundedness" }));
+    insert.run("report", "none", "report", "not_scored", JSON.stringify({ bucket: "not_scored" }));
+    apply(db, "0005_missing_turn_bucket.sql");
+    const rows = db.prepare("SELECT uuid, bucket, json_extract(result, '$.bucket') AS stored FROM item_results ORDER BY uuid").all();
+    expect(rows).toEqual([
+      { uuid: "report", bucket: "not_scored", stored: "not_scored" },
+      { uuid: "turnless", bucket: "not_scored", stored: "not_scored" },
+      { uuid: "ungrounded", bucket: "groundedness_failed", stored: "groundedness_failed" },
+    ]);
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { dialogueCapability, type DialogueCapability } from "../../benchmark/load-benchmark";
 import { itemWeight } from "../../benchmark/item-weight";
+import { leadingCallsDropped } from "../../benchmark/spec";
 import { resolvePolicy } from "../../benchmark/policy";
 import type { DiagnosticSink } from "../../formats/diagnostic";
 import type { GroundTruthDialogue, PredictedDialogue, Turn } from "../../formats/dialogue";
@@ -181,7 +182,7 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
   const scoredTurns = cap.spec.scoredTurns === "all" ? gt.turns : gt.turns.slice(-1);
   const turns: TurnScore[] = [];
   const trace: TurnTrace[] = [];
-  let lastPair: { predicted: Turn; expected: Turn } | undefined;
+  let lastPair: { predicted: Turn["calls"]; expected: Turn["calls"] } | undefined;
   for (const gtTurn of scoredTurns) {
     const predTurn = pairTurn(prediction, gtTurn, cap.spec.scoredTurns);
     if (!predTurn) {
@@ -189,7 +190,9 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
       turns.push({ turnId: gtTurn.turnId, score: 0, stage: "none", status: "missing_turn", verdicts: [] });
       continue;
     }
-    lastPair = { predicted: predTurn, expected: gtTurn };
+    // The environment's own leading calls (VAKRA: initialize_active_data) are no call the agent owes.
+    const expectedCalls = gtTurn.calls.slice(leadingCallsDropped(cap.spec.environment, gtTurn.calls, gt.turns.indexOf(gtTurn)));
+    lastPair = { predicted: predTurn.calls, expected: expectedCalls };
     const predictedResponses = replayed.prediction.find((t) => t.turnId === predTurn.turnId)?.responses ?? [];
     trace.push({ turnId: gtTurn.turnId, query: predTurn.query, answer: predTurn.answer, calls: predTurn.calls, responses: predictedResponses });
     turns.push(
@@ -228,7 +231,7 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
     turns: turns.map(({ turnId, score, stage, status }) => ({ turnId, score, stage, status })),
     verdicts: turns.flatMap((t) => t.verdicts),
     trace,
-    trajectory: lastPair ? trajectoryDiagnostic(lastPair.predicted.calls, lastPair.expected.calls) : null,
+    trajectory: lastPair ? trajectoryDiagnostic(lastPair.predicted, lastPair.expected) : null,
     reason: last.status === "missing_turn" ? `no predicted turn with turn_id ${last.turnId}` : (deciding?.reason ?? ""),
     detail: last.status === "missing_turn" ? null : (deciding?.detail ?? null),
   };

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ResolvedPolicy } from "@/lib/benchmark/policy";
 import { unjudged, type Grade, type GradeKind, type GradeRequest, type Grader } from "@/lib/scoring/judges/grader";
 import { responseText, runWaterfall, type WaterfallDeps, type WaterfallInput } from "@/lib/scoring/waterfall";
+import { waterfallBucket } from "@/lib/scoring/item-result";
 
 type StageRequest = Extract<GradeRequest, { kind: "correctness" | "groundedness" }>;
 type Script = Grade | Error | ((req: StageRequest) => Grade);
@@ -215,5 +216,16 @@ describe("runWaterfall", () => {
     expect(responseText("raw")).toBe("raw");
     expect(responseText({ a: 1 })).toBe('{"a":1}');
     expect(responseText(undefined)).toBe("null");
+  });
+});
+
+describe("waterfallBucket", () => {
+  it("files each item where its last scored turn ended, a turn with no prediction among the items not scored", () => {
+    expect(waterfallBucket({ status: "missing", stage: "none", score: 0 })).toBe("not_scored");
+    expect(waterfallBucket({ status: "scored", stage: "none", score: 0 })).toBe("not_scored");
+    expect(waterfallBucket({ status: "scored", stage: "policy", score: 0 })).toBe("policy");
+    expect(waterfallBucket({ status: "scored", stage: "correctness", score: 0 })).toBe("correctness_failed");
+    expect(waterfallBucket({ status: "scored", stage: "groundedness", score: 0 })).toBe("groundedness_failed");
+    expect(waterfallBucket({ status: "scored", stage: "exact", score: 1 })).toBe("passed");
   });
 });
