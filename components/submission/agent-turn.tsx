@@ -31,15 +31,21 @@ function More({ shown, total, noun }: { shown: number; total: number | undefined
 }
 
 export function AgentTurn({ item, replayed }: { item: ItemDetail; replayed: boolean }) {
-  const stored = item.query !== "" || item.answer !== null || item.calls.length > 0;
-  if (!stored) {
+  if (!item.hasTurn) {
     const o = outcomeOf(item);
     // Missing items, agent and replay errors, and a missing turn have no turn of the agent's to show: say what happened.
     if (o.term.countsAs === "0" || o.term.id === "missing_turn") {
       return (
-        <p className="text-sm">
-          <span className="font-medium">{o.term.label}:</span> {o.term.meaning} {item.reason ? <>Recorded reason: {item.reason}. </> : null}It counts {o.counts}.
-        </p>
+        <div className="space-y-2 text-sm">
+          {item.query ? (
+            <p>
+              <span className="font-medium">Question asked:</span> <span className="whitespace-pre-wrap">{item.query}</span>
+            </p>
+          ) : null}
+          <p>
+            <span className="font-medium">{o.term.label}:</span> {o.term.meaning} {item.reason ? <>Recorded reason: {item.reason}. </> : null}It counts {o.counts}.
+          </p>
+        </div>
       );
     }
     return (

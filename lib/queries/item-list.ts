@@ -20,10 +20,12 @@ const MAX_PAGE_SIZE = 300;
 /** How much of each text a table row carries. */
 export const ITEM_TEXT_CHARS = { question: 200, answer: 160, reason: 280, detail: 280 } as const;
 
-/** A string inside the stored result, read in SQLite and cut; null for results too large to parse on a page. */
-const inResult = (path: string, chars: number) => `CASE WHEN length(result) <= ${MAX_ITEM_RESULT_CHARS} AND json_valid(result) THEN substr(json_extract(result, '${path}'), 1, ${chars}) END`;
+/** A string inside the stored result (the first of its paths that holds one), read in SQLite and cut; null for results too large to parse on a page. */
+const inResult = (paths: readonly string[], chars: number) =>
+  `CASE WHEN length(result) <= ${MAX_ITEM_RESULT_CHARS} AND json_valid(result) THEN substr(${paths.length === 1 ? `json_extract(result, '${paths[0]}')` : `coalesce(${paths.map((p) => `json_extract(result, '${p}')`).join(", ")})`}, 1, ${chars}) END`;
 
-const TEXT_PATHS = { question: "$.trace[#-1].query", answer: "$.trace[#-1].answer", reason: "$.reason", detail: "$.detail" } as const;
+// An item with no scored turn (missing, errors) keeps the benchmark's question beside its empty trace.
+const TEXT_PATHS = { question: ["$.trace[#-1].query", "$.question"], answer: ["$.trace[#-1].answer"], reason: ["$.reason"], detail: ["$.detail"] } as const;
 
 /** The outcome as its place in the glossary, so sorting by outcome follows the vocabulary's order. */
 const OUTCOME_RANK = `CASE WHEN status <> 'scored' THEN CASE status ${OUTCOME_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(" ")} END WHEN stage = 'none' THEN ${OUTCOME_IDS.indexOf("missing_turn")} ELSE CASE stage ${OUTCOME_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(" ")} END END`;

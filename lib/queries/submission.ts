@@ -204,7 +204,7 @@ export function getItem(db: Db, runId: number, capability: string, uuid: string,
     const row = db.select(columns).from(itemResults).where(where).get()!;
     clip.cuts++;
     const reason = `This item's stored result is too large to show here (${Math.round(size.n / 1048576).toLocaleString("en-US")} MB).`;
-    return { ...row, domain: clip.name(row.domain), reason, detail: null, query: "", answer: null, calls: [], responses: [], verdicts: [], trajectory: null, evaluation: null, truncated: clip.cuts };
+    return { ...row, domain: clip.name(row.domain), reason, detail: null, hasTurn: false, query: "", answer: null, calls: [], responses: [], verdicts: [], trajectory: null, evaluation: null, truncated: clip.cuts };
   }
   const row = db.select().from(itemResults).where(where).get();
   if (!row) return null;
@@ -327,7 +327,8 @@ function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDeta
     bucket: row.bucket,
     reason: r.reason,
     detail: open ? r.detail : null,
-    query: scored?.query ?? "",
+    hasTurn: scored !== undefined,
+    query: scored?.query ?? r.question ?? "",
     answer: scored?.answer ?? null,
     calls: scored?.calls ?? [],
     responses: scored?.responses ?? [],

@@ -237,6 +237,8 @@ export interface ItemDetail extends ItemSummary {
   reason: string;
   /** Private: null unless the benchmark shows its ground truth. */
   detail: string | null;
+  /** The agent's scored turn was stored (false for missing items and errors, whose query is the benchmark's question). */
+  hasTurn: boolean;
   query: string;
   answer: unknown;
   calls: { name: string; arguments: Record<string, unknown> }[];

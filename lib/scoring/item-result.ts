@@ -78,6 +78,8 @@ interface ItemCommon {
   detail: string | null;
   /** What was scored, per scored turn: the agent's turn and the responses it was judged on. */
   trace: TurnTrace[];
+  /** The benchmark's question of the last scored turn, for an item with no trace (missing, errors): what the agent was asked. */
+  question?: string;
 }
 
 export interface WaterfallTurn {

@@ -80,6 +80,12 @@ describe("demo sample submissions, replayed over MCP", () => {
     for (const { capability, t } of diagnosed) expect({ capability, exact: t.exact, names: t.toolNamesF1, missing: t.pairs?.filter((p) => !p.actual).length }).toEqual({ capability, exact: true, names: 1, missing: 0 });
   });
 
+  it("keeps the question of every item the agent did not answer", () => {
+    const unanswered = [...results.values()].flatMap((r) => r.items.filter((i) => i.status === "missing" || i.status === "agent_error"));
+    expect(unanswered.length).toBeGreaterThan(50);
+    for (const i of unanswered) expect(i.question, `${i.capability}/${i.uuid}`).toMatch(/\w{3}/);
+  });
+
   it("makes every waterfall stage and item status occur", () => {
     const seen = new Set<string>();
     for (const r of results.values()) {

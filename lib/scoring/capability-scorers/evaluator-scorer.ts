@@ -137,7 +137,7 @@ async function scoreDatasetItem(cap: DatasetCapability, evaluator: Evaluator, gt
   const kind = evaluator.kind;
   const base = { scorer: kind, capability: cap.spec.id, domain: gt.domain, uuid: gt.uuid, weight: 1 };
   const output = item.output;
-  if (!output) return { ...base, score: 0, status: "missing", bucket: "not_scored", stage: "none", evaluation: null, trace: [], reason: "no output for this item", detail: null };
+  if (!output) return { ...base, score: 0, status: "missing", bucket: "not_scored", stage: "none", evaluation: null, trace: [], question: item.query, reason: "no output for this item", detail: null };
   const trace: TurnTrace[] = [
     {
       turnId: (item.conversation?.index ?? 0) + 1,

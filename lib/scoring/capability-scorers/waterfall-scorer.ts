@@ -161,6 +161,7 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
     turns: [],
     verdicts: [],
     trace: [],
+    question: gt.turns.at(-1)!.query,
     trajectory: null,
     reason,
     detail: null,

@@ -157,6 +157,14 @@ describe("what a row reads", () => {
     expect(ts2.reason.length).toBeGreaterThan(0);
   });
 
+  it("shows the benchmark's question for an item with no scored turn (missing, errors)", () => {
+    put({ uuid: "gone", score: 0, status: "missing", stage: "none", raw: JSON.stringify({ reason: "no prediction for this item", detail: null, trace: [], question: "How many berths are free?" }) });
+    put({ uuid: "said", score: 0, stage: "correctness", question: "What the agent was asked", raw: JSON.stringify({ reason: "r", detail: null, trace: [{ turnId: 0, query: "What the agent was asked", answer: "x", calls: [], responses: [] }], question: "ignored beside a trace" }) });
+    const rows = listItems(db, runId, { capability: "zz_synthetic" }).rows;
+    expect(rows.find((r) => r.uuid === "gone")!.question).toBe("How many berths are free?");
+    expect(rows.find((r) => r.uuid === "said")!.question).toBe("What the agent was asked");
+  });
+
   it("never loads a hostile huge result for the table, and says so", () => {
     // Past the parse limit: the table reads none of it.
     put({ uuid: "huge", score: 0, stage: "correctness", raw: JSON.stringify({ reason: "x", trace: [{ query: "Q".repeat(MAX_ITEM_RESULT_CHARS), answer: "", calls: [], responses: [] }] }) });
