@@ -7,6 +7,9 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { StatusCounts } from "../lib/aggregate/aggregate";
 import type { CostSummary } from "../lib/aggregate/cost";
+import type { TrialStats } from "../lib/aggregate/trials";
+import type { IntegrityFlag } from "../lib/scoring/integrity-flags";
+import type { RunManifest } from "../lib/scoring/manifest";
 import type { CachedGrade } from "../lib/scoring/judges/grade-cache";
 import type { RecordedJudge } from "../lib/scoring/judges/judge-settings";
 import type { FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName } from "../lib/scoring/item-result";
@@ -102,6 +105,13 @@ export const scoringRuns = sqliteTable(
     complete: integer({ mode: "boolean" }),
     /** Latency, tokens and dollars the bundle reported (not part of the score). */
     cost: text({ mode: "json" }).$type<CostSummary>(),
+    /** What decides the run's numbers, for `verify` (bundle, benchmark content, judge, version, verdict digest). */
+    manifest: text({ mode: "json" }).$type<RunManifest>(),
+    /** What a maintainer should look at before approving (duplicates, unsupported answers, canaries). */
+    flags: text({ mode: "json" }).$type<IntegrityFlag[]>(),
+    /** Trials in the bundle (`trial_1/ … trial_k/`); 1 for a plain bundle. */
+    trials: integer().notNull().default(1),
+    trialStats: text({ mode: "json" }).$type<TrialStats>(),
     error: text(),
     createdAt: createdAt(),
     startedAt: integer({ mode: "timestamp_ms" }),
@@ -120,6 +130,8 @@ export const itemResults = sqliteTable(
     capability: text().notNull(),
     domain: text().notNull(),
     uuid: text().notNull(),
+    /** Which trial of the bundle (1 for a plain bundle). */
+    trial: integer().notNull().default(1),
     weight: real().notNull(),
     score: real().notNull(),
     status: text().notNull().$type<ItemStatus>(),
@@ -132,8 +144,14 @@ export const itemResults = sqliteTable(
     policy: text().$type<PolicyOutcome>(),
     /** The whole ItemResult (verdicts, turns, evidence), for the item view. */
     result: text({ mode: "json" }).notNull().$type<ItemResult>(),
+    /** A hash of the agent's normalised answer and tool calls, for finding resubmitted outputs. */
+    fingerprint: text(),
   },
-  (t) => [uniqueIndex("item_results_unique").on(t.runId, t.capability, t.uuid), index("item_results_filter").on(t.runId, t.capability, t.domain, t.stage)],
+  (t) => [
+    uniqueIndex("item_results_unique").on(t.runId, t.capability, t.uuid, t.trial),
+    index("item_results_filter").on(t.runId, t.capability, t.domain, t.stage),
+    index("item_results_fingerprint").on(t.fingerprint),
+  ],
 );
 
 export const capabilityScores = sqliteTable(

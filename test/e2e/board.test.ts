@@ -202,6 +202,14 @@ describe("picking rows to compare", () => {
     await link.click();
     await page.waitForURL(/\/compare\?ids=/);
     expect(new URL(page.url()).search).toBe(`?ids=${byAgent.get("strong-agent")},${byAgent.get("weak-agent")}`);
+    // The comparison of the two picked rows lists the items that flipped between them, each opening both item pages.
+    await page.waitForSelector("#flips tbody tr[data-flip]");
+    const flipped = page.locator("#flips tbody tr[data-flip]");
+    expect(await flipped.count()).toBeGreaterThan(10);
+    const first = flipped.first();
+    const uuid = (await first.getAttribute("data-flip"))!;
+    const hrefs = await first.locator("a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    for (const id of [byAgent.get("strong-agent"), byAgent.get("weak-agent")]) expect(hrefs.some((h) => h?.startsWith(`/submissions/${id}/items/`) && h.endsWith(`/${encodeURIComponent(uuid)}`))).toBe(true);
   });
 });
 
