@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Notice } from "@/components/common/notice";
+import { SelectField } from "@/components/common/select-field";
 import { PageHeader } from "@/components/common/page-header";
 import { Pagination } from "@/components/common/pagination";
 import { firstParam, parseId, parsePage, queryString, type SearchParams } from "@/components/common/search-params";
@@ -17,6 +18,8 @@ import { adminDoneMessage, adminErrorMessage } from "./messages";
 import { ReviewTable } from "./review-table";
 
 export const dynamic = "force-dynamic";
+
+const ALL = { value: "", label: "all" };
 
 export const metadata: Metadata = { title: "Maintainers", robots: { index: false } };
 
@@ -43,31 +46,13 @@ function SignIn({ error, enabled }: { error?: string; enabled: boolean }) {
   );
 }
 
-/** One labelled choice of the filter form, "all" first. */
-function Choice({ name, label, value, options }: { name: string; label: string; value?: string; options: readonly { value: string; label: string }[] }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={`filter-${name}`} className="font-medium">
-        {label}
-      </label>
-      <select id={`filter-${name}`} name={name} defaultValue={value ?? ""} className={controlClass}>
-        <option value="">all</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 /** The list's filters as a plain GET form: works without JavaScript, and the URL keeps them. */
 function Filters({ state, benchmark, benchmarks }: { state?: string; benchmark?: string; benchmarks: { slug: string; title: string }[] }) {
   return (
     <form method="get" action="/admin" className="mb-4 flex flex-wrap items-end gap-3 text-sm" aria-label="Filter the list">
-      <Choice name="state" label="State" value={state} options={REVIEW_STATES.map((s) => ({ value: s, label: s }))} />
-      <Choice name="benchmark" label="Benchmark" value={benchmark} options={benchmarks.map((b) => ({ value: b.slug, label: b.title }))} />
+      <SelectField id="filter-state" name="state" label="State" value={state ?? ""} options={[ALL, ...REVIEW_STATES.map((s) => ({ value: s, label: s }))]} />
+      <SelectField id="filter-benchmark" name="benchmark" label="Benchmark" value={benchmark ?? ""} options={[ALL, ...benchmarks.map((b) => ({ value: b.slug, label: b.title }))]} />
       <button className={secondaryButtonClass}>Filter</button>
       {state || benchmark ? (
         <Link href="/admin" className={linkClass}>

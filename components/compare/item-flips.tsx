@@ -4,12 +4,13 @@
  * items with links to each entry's item page. Filters and page live in the URL (a GET form).
  */
 import Link from "next/link";
+import { SelectField } from "@/components/common/select-field";
 import type { BenchmarkInfo, ComparedEntry, FlipCounts, FlipPage, FlipSide, FlipSummary } from "@/lib/queries/types";
 import { formatFraction, plural } from "@/components/common/format";
 import { Pagination } from "@/components/common/pagination";
 import { ScrollTable } from "@/components/common/scroll-table";
 import { Tag } from "@/components/common/state-badge";
-import { buttonClass, controlClass, linkClass, pillClass, tableClass, thClass } from "@/components/common/styles";
+import { buttonClass, linkClass, pillClass, tableClass, thClass } from "@/components/common/styles";
 import { EntryName } from "./entry-name";
 
 /** What the URL may carry for this section; undefined drops a parameter. */
@@ -117,23 +118,6 @@ function Side({ side, entry, capability, uuid }: { side: FlipSide; entry: Compar
   );
 }
 
-/** A labelled select of the filter form; "" is the option that filters nothing. */
-function Choice({ id, name, label, value, options, className = "" }: { id: string; name: string; label: string; value: string; options: { value: string; label: string }[]; className?: string }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-xs font-medium text-slate-700 dark:text-slate-300">
-        {label}
-      </label>
-      <select id={id} name={name} defaultValue={value} className={`${controlClass} ${className}`}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 function FilterForm({ page, benchmark, domains, a, b, ids, clear }: { page: FlipPage; benchmark: BenchmarkInfo; domains: string[]; a: ComparedEntry; b: ComparedEntry; ids: string; clear: string }) {
   const f = page.filters;
@@ -143,9 +127,9 @@ function FilterForm({ page, benchmark, domains, a, b, ids, clear }: { page: Flip
     <form method="get" action="/compare#flips" className="flex flex-wrap items-end gap-3" aria-label="Filter flipped items">
       <input type="hidden" name="ids" value={ids} />
       <input type="hidden" name="vs" value={b.id} />
-      <Choice id="flip-capability" name="capability" label="Capability" value={f.capability ?? ""} options={[all, ...benchmark.capabilities.map((c) => ({ value: c.id, label: c.label }))]} />
-      <Choice id="flip-domain" name="domain" label="Domain" value={f.domain ?? ""} options={[all, ...(f.domain && !domains.includes(f.domain) ? [...domains, f.domain] : domains).map((d) => ({ value: d, label: d }))]} />
-      <Choice
+      <SelectField id="flip-capability" name="capability" label="Capability" value={f.capability ?? ""} options={[all, ...benchmark.capabilities.map((c) => ({ value: c.id, label: c.label }))]} />
+      <SelectField id="flip-domain" name="domain" label="Domain" value={f.domain ?? ""} options={[all, ...(f.domain && !domains.includes(f.domain) ? [...domains, f.domain] : domains).map((d) => ({ value: d, label: d }))]} />
+      <SelectField
         id="flip-passed"
         name="passed"
         label="Full marks in"

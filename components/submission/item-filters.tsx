@@ -7,7 +7,8 @@ import Link from "next/link";
 import { ITEM_PAGE_SIZES, ITEM_SORT_KEYS } from "@/lib/queries/item-list";
 import { outcomeTerm } from "@/lib/scoring/outcome";
 import type { ItemFilters, ItemPage, ItemSortKey } from "@/lib/queries/types";
-import { buttonClass, controlClass, linkClass } from "@/components/common/styles";
+import { SelectField } from "@/components/common/select-field";
+import { buttonClass, linkClass } from "@/components/common/styles";
 import { itemQuery } from "./item-query";
 
 const SORT_LABELS: Record<ItemSortKey, string> = {
@@ -22,56 +23,23 @@ const SORT_LABELS: Record<ItemSortKey, string> = {
   score: "Score",
 };
 
-function Field({ id, label, name, value, options }: { id: string; label: string; name: string; value: string; options: [string, string][] }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-xs font-medium text-slate-700 dark:text-slate-300">
-        {label}
-      </label>
-      <select id={id} name={name} defaultValue={value} className={controlClass}>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 /** The facet's values, keeping the current one even when this run has none of it (an old link). */
 const withCurrent = (values: string[], current: string | undefined) => (current && !values.includes(current) ? [...values, current] : values);
 
 export function ItemFilterForm({ action, facets, filters, capabilityLabels }: { action: string; facets: ItemPage["facets"]; filters: ItemFilters; capabilityLabels: Record<string, string> }) {
-  const all: [string, string] = ["", "All"];
+  const all = { value: "", label: "All" };
+  const opt = (value: string, label = value) => ({ value, label });
   const narrowed = filters.capability || filters.domain || filters.outcome || filters.lost === false || filters.sort;
   return (
     <form method="get" action={`${action}#items`} className="flex flex-wrap items-end gap-3" aria-label="Filter and sort items">
-      <Field
-        id="item-filter-lost"
-        label="Show"
-        name="lost"
-        value={filters.lost === false ? "0" : "1"}
-        options={[
-          ["1", "Lost points (score below 1)"],
-          ["0", "All items"],
-        ]}
-      />
-      <Field id="item-filter-capability" label="Capability" name="capability" value={filters.capability ?? ""} options={[all, ...withCurrent(facets.capabilities, filters.capability).map((v): [string, string] => [v, capabilityLabels[v] ?? v])]} />
-      <Field id="item-filter-domain" label="Domain" name="domain" value={filters.domain ?? ""} options={[all, ...withCurrent(facets.domains, filters.domain).map((v): [string, string] => [v, v])]} />
-      <Field id="item-filter-outcome" label="Outcome" name="outcome" value={filters.outcome ?? ""} options={[all, ...facets.outcomes.map((v): [string, string] => [v, outcomeTerm(v).label])]} />
-      <Field id="item-filter-sort" label="Sort by" name="sort" value={filters.sort ?? ""} options={[["", "Capability, domain, id"], ...ITEM_SORT_KEYS.map((k): [string, string] => [k, SORT_LABELS[k]])]} />
-      <Field
-        id="item-filter-dir"
-        label="Order"
-        name="dir"
-        value={filters.dir ?? "asc"}
-        options={[
-          ["asc", "Ascending"],
-          ["desc", "Descending"],
-        ]}
-      />
-      <Field id="item-filter-size" label="Per page" name="size" value={String(filters.pageSize ?? ITEM_PAGE_SIZES[0])} options={ITEM_PAGE_SIZES.map((n): [string, string] => [String(n), String(n)])} />
+      <SelectField id="item-filter-lost" label="Show" name="lost" value={filters.lost === false ? "0" : "1"} options={[opt("1", "Lost points (score below 1)"), opt("0", "All items")]} />
+      <SelectField id="item-filter-capability" label="Capability" name="capability" value={filters.capability ?? ""} options={[all, ...withCurrent(facets.capabilities, filters.capability).map((v) => opt(v, capabilityLabels[v] ?? v))]} />
+      <SelectField id="item-filter-domain" label="Domain" name="domain" value={filters.domain ?? ""} options={[all, ...withCurrent(facets.domains, filters.domain).map((v) => opt(v))]} />
+      <SelectField id="item-filter-outcome" label="Outcome" name="outcome" value={filters.outcome ?? ""} options={[all, ...facets.outcomes.map((v) => opt(v, outcomeTerm(v).label))]} />
+      <SelectField id="item-filter-sort" label="Sort by" name="sort" value={filters.sort ?? ""} options={[opt("", "Capability, domain, id"), ...ITEM_SORT_KEYS.map((k) => opt(k, SORT_LABELS[k]))]} />
+      <SelectField id="item-filter-dir" label="Order" name="dir" value={filters.dir ?? "asc"} options={[opt("asc", "Ascending"), opt("desc", "Descending")]} />
+      <SelectField id="item-filter-size" label="Per page" name="size" value={String(filters.pageSize ?? ITEM_PAGE_SIZES[0])} options={ITEM_PAGE_SIZES.map((n) => opt(String(n)))} />
       <button type="submit" className={buttonClass}>
         Apply
       </button>
