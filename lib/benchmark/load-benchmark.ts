@@ -51,16 +51,19 @@ export function parseBenchmarkSpec(text: string, file = "benchmark.yaml"): Bench
   return parsed.data;
 }
 
-export async function loadBenchmark(root: string): Promise<Benchmark> {
+/** A benchmark folder's spec: its benchmark.yaml (`yamlText`, undefined when absent), else VAKRA's defaults. */
+export async function loadBenchmarkSpec(root: string): Promise<{ spec: BenchmarkSpec; yamlText: string | undefined }> {
   const info = await stat(root).catch(() => undefined);
   if (!info?.isDirectory()) throw new BenchmarkError([`${root}: benchmark folder not found`]);
-
-  const yamlPath = path.join(root, "benchmark.yaml");
-  const yamlText = await readFile(yamlPath, "utf8").catch((e: NodeJS.ErrnoException) => {
+  const yamlText = await readFile(path.join(root, "benchmark.yaml"), "utf8").catch((e: NodeJS.ErrnoException) => {
     if (e.code === "ENOENT") return undefined;
     throw e;
   });
-  const spec = yamlText === undefined ? benchmarkSpecSchema.parse(vakraDefaults) : parseBenchmarkSpec(yamlText);
+  return { spec: yamlText === undefined ? benchmarkSpecSchema.parse(vakraDefaults) : parseBenchmarkSpec(yamlText), yamlText };
+}
+
+export async function loadBenchmark(root: string): Promise<Benchmark> {
+  const { spec } = await loadBenchmarkSpec(root);
 
   const gtRoot = path.join(root, "groundtruth");
   const problems: string[] = [];

@@ -222,12 +222,3 @@ export function parseLosslessJson(text: string): unknown {
   if (i < n) fail("the end of the input");
   return result;
 }
-
-/**
- * Whether `JSON.parse` may have lost something Python keeps: a number written with a
- * fraction or exponent, a long integer, a numeric key, or a non-finite literal. Cheap and
- * conservative (text inside strings counts too), so most files skip the slower reader.
- */
-export function mayLoseFidelity(text: string): boolean {
-  return /\d\.0+(?!\d)|\d[eE]|\d{16}|(?<![\d.])-0(?![\d.eE])|"\d+"\s*:|NaN|Infinity/.test(text);
-}

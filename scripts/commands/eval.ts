@@ -8,7 +8,6 @@
  */
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Command } from "commander";
 import { stringify as stringifyYaml } from "yaml";
 import { formatDiagnostic } from "../../lib/formats/diagnostic";
 import { parseEvalConfig, resolveFrom, type EvalConfig, type JudgeConfig } from "../../lib/formats/eval-config";
@@ -33,21 +32,6 @@ export interface EvalFlags {
   /** NAT's workflow_output.json (or any outputs file): the agent's answers and trajectories. */
   workflowOutput?: string;
   compat?: string;
-}
-
-export function registerEvalCommand(program: Command): void {
-  program
-    .command("eval")
-    .description("run NVIDIA-style evaluators (qa, trajectory, report) over a dataset and the agent's outputs")
-    .requiredOption("--config <file>", "eval.yaml, or NAT's agent config with an eval: block (eval.general, eval.evaluators, llms)")
-    .option("--only <methods>", 'DATASET_FILTER as a flag: "all" (the default) or a list such as qa,trajectory')
-    .option("--output <dir>", "output folder (overrides output_dir / outputDir in the config)")
-    .option("--workflow-output <file>", "the agent's outputs: NAT's workflow_output.json (default: <output folder>/workflow_output.json when the config names none)")
-    .option("--compat <mode>", 'scoring conventions: "nat" reproduces NAT\'s numbers (errors as 0.0, 2-decimal averages, NAT\'s prompts and reply parsing); "none" (the default) is Agentboard\'s')
-    .option("--quiet", "no progress on stderr")
-    .action(async (flags: EvalFlags) => {
-      process.exitCode = await evalCommand(flags);
-    });
 }
 
 /** A path as the user would type it: relative below the working directory, absolute elsewhere. */
