@@ -11,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
 import { gitCommit } from "./commands/build-info";
@@ -44,6 +45,12 @@ const sourceDirname: Plugin = {
     });
   },
 };
+
+/** The npm package a bundled file comes from, or null for our own sources. */
+function packageOf(input: string): string | null {
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input.slice(input.lastIndexOf("node_modules/")));
+  return m ? m[1]! : null;
+}
 
 export interface BuiltCli {
   dir: string;
@@ -98,16 +105,31 @@ export async function buildCli(outDir: string = CLI_DIST): Promise<BuiltCli> {
       const s = statSync(abs);
       return [rel, s.size, s.mtimeMs, createHash("sha256").update(readFileSync(abs)).digest("hex")] as const;
     });
-  writeFileSync(path.join(staging, "build.json"), JSON.stringify({ id, version: info.version, commit: info.commit, entries: Object.keys(ENTRIES), inputs }) + "\n");
+  // Which packages each output holds (or imports, when external): what a command loads, checkable.
+  const chunks = Object.fromEntries(
+    Object.entries(result.metafile.outputs).map(([file, o]) => {
+      const inside = Object.keys(o.inputs).map(packageOf);
+      const external = o.imports.filter((i) => i.external && !i.path.startsWith("node:") && !builtinModules.includes(i.path)).map((i) => packageOf(`node_modules/${i.path}`));
+      return [path.basename(file), [...new Set([...inside, ...external].filter((p): p is string => p !== null))].sort()];
+    }),
+  );
+  writeFileSync(path.join(staging, "build.json"), JSON.stringify({ id, version: info.version, commit: info.commit, entries: Object.keys(ENTRIES), chunks, inputs }) + "\n");
+  // Another build may swap its own in at the same moment (two test runs): retry, then keep either.
   const old = `${outDir}.${process.pid}.old`;
-  let hadOld = true;
-  try {
-    renameSync(outDir, old);
-  } catch {
-    hadOld = false;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      renameSync(outDir, old);
+    } catch {
+      // nothing built yet
+    }
+    try {
+      renameSync(staging, outDir);
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
   }
-  renameSync(staging, outDir);
-  if (hadOld) rmSync(old, { recursive: true, force: true });
+  rmSync(old, { recursive: true, force: true });
   return { dir: outDir, id, files: readdirSync(outDir).length, ms: Math.round(performance.now() - started) };
 }
 

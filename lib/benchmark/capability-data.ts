@@ -65,6 +65,20 @@ export function dialogueCapability(cap: CapabilityData): DialogueCapability {
   return cap;
 }
 
+/** What validation needs of a loaded capability: a waterfall capability's index, an evaluator's dataset as it is. */
+export function indexCapability(cap: CapabilityData): IndexedCapability {
+  if (cap.kind === "dataset") return cap;
+  const domains = new Map<string, IndexedDialogue[]>();
+  for (const [domain, dialogues] of cap.domains) domains.set(domain, dialogues.map((d) => ({ uuid: d.uuid, domain: d.domain, lastTurnId: d.turns[d.turns.length - 1]!.turnId })));
+  return dialogueIndex(cap.spec, domains);
+}
+
+export function dialogueIndex(spec: CapabilitySpec, domains: Map<string, IndexedDialogue[]>): DialogueIndex {
+  const byUuid = new Map<string, IndexedDialogue>();
+  for (const list of domains.values()) for (const d of list) if (!byUuid.has(d.uuid)) byUuid.set(d.uuid, d);
+  return { kind: "dialogue-index", spec, domains, byUuid };
+}
+
 /** The capability as a waterfall index; throws for an evaluator capability (a caller's mistake). */
 export function dialogueIndexOf(cap: IndexedCapability): DialogueIndex {
   if (cap.kind !== "dialogue-index") throw new Error(`capability ${cap.spec.id} is scored by ${cap.spec.scorer}, not by the waterfall`);

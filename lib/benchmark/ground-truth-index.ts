@@ -18,8 +18,9 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { dialogueIndexOf, type DialogueIndex, type IndexedCapability, type IndexedDialogue } from "./capability-data";
-import { loadBenchmark, loadBenchmarkSpec, type Benchmark, type CapabilityData } from "./load-benchmark";
+import { scorerOf } from "../scoring/capability-scorers/registry";
+import { dialogueIndex, dialogueIndexOf, indexCapability, type DialogueIndex, type IndexedCapability, type IndexedDialogue } from "./capability-data";
+import { loadBenchmark, loadBenchmarkSpec, type Benchmark } from "./load-benchmark";
 
 export { dialogueIndexOf, type DialogueIndex, type IndexedCapability, type IndexedDialogue } from "./capability-data";
 import type { BenchmarkSpec, CapabilitySpec } from "./spec";
@@ -37,19 +38,6 @@ export function indexBenchmark(benchmark: Benchmark): GroundTruthIndex {
   let index = indexed.get(benchmark);
   if (!index) indexed.set(benchmark, (index = { root: benchmark.root, spec: benchmark.spec, capabilities: benchmark.capabilities.map(indexCapability) }));
   return index;
-}
-
-function indexCapability(cap: CapabilityData): IndexedCapability {
-  if (cap.kind === "dataset") return cap;
-  const domains = new Map<string, IndexedDialogue[]>();
-  for (const [domain, dialogues] of cap.domains) domains.set(domain, dialogues.map((d) => ({ uuid: d.uuid, domain: d.domain, lastTurnId: d.turns[d.turns.length - 1]!.turnId })));
-  return dialogueIndex(cap.spec, domains);
-}
-
-function dialogueIndex(spec: CapabilitySpec, domains: Map<string, IndexedDialogue[]>): DialogueIndex {
-  const byUuid = new Map<string, IndexedDialogue>();
-  for (const list of domains.values()) for (const d of list) if (!byUuid.has(d.uuid)) byUuid.set(d.uuid, d);
-  return { kind: "dialogue-index", spec, domains, byUuid };
 }
 
 /** Bumped whenever what the index holds, or how ground truth is read into it, changes. */
@@ -105,7 +93,8 @@ export async function loadGroundTruthIndex(root: string, cache?: IndexCacheOptio
   const { spec, yamlText } = await loadBenchmarkSpec(root);
   const full = async (note?: string): Promise<LoadedIndex> => ({ index: indexBenchmark(await loadBenchmark(root)), source: "loaded", ...(note ? { note } : {}) });
   if (!cache) return full();
-  if (spec.capabilities.some((c) => c.scorer !== "waterfall")) return full();
+  // Only capabilities read as records (the waterfall's dialogues) have an index to cache.
+  if (spec.capabilities.some((c) => !scorerOf(c.scorer).records)) return full();
   const listed = listGroundTruth(root, spec);
   // A capability folder that is missing or unreadable: the full load says precisely what is wrong.
   if (!listed) return full();

@@ -24,6 +24,8 @@ export interface FileThreadOptions {
   count: number;
   /** Below this many bytes of such files, starting threads costs more than it saves: the calling thread reads them alone. */
   minBytes: number;
+  /** Whether the calling thread checks files too (the default); false keeps its event loop free. */
+  callingThread?: boolean;
 }
 
 export interface ThreadJob extends OutputsFileJob {
@@ -126,7 +128,8 @@ export function startFileThreads(opts: FileThreadOptions, limits: ValidationLimi
     for (const w of workers) {
       while (w.live && w.inFlight.size < IN_FLIGHT && queue.length > 0) send(w, queue.shift()!);
     }
-    if (!localBusy && queue.length > 0) {
+    const workersLeft = workers.some((w) => w.live);
+    if (!localBusy && queue.length > 0 && (opts.callingThread !== false || !workersLeft)) {
       localBusy = true;
       const p = queue.shift()!;
       void onThisThread(p).finally(() => {

@@ -163,23 +163,25 @@ function effectiveConfig(config: EvalConfig, configFile: string, outDir: string,
   };
 }
 
-const f4 = (x: number | null) => (x === null ? "—" : x.toFixed(4));
+/** A 0–1 score on the board's 0–100 scale, one decimal (the output files keep NAT's 0–1). */
+const pct = (x: number | null) => (x === null ? "—" : (100 * x).toFixed(1));
 
 export function renderEvalTable(run: EvalRun, outDir: string): string {
-  const rows: string[][] = [["Evaluator", "Kind", "Judge", "Avg score (0-1)", "Scored", "Skipped", "Errors", "File"]];
+  const rows: string[][] = [["Evaluator", "Kind", "Judge", "Score (0-100)", "Scored", "Skipped", "Errors", "File"]];
   for (const e of run.evaluators) {
-    rows.push([e.name, e.kind, e.judge, f4(e.summary.averageScore), String(e.summary.nScored), String(e.summary.nSkipped), String(e.summary.nError), evaluatorOutputFile(e)]);
+    rows.push([e.name, e.kind, e.judge, pct(e.summary.averageScore), String(e.summary.nScored), String(e.summary.nSkipped), String(e.summary.nError), evaluatorOutputFile(e)]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const numeric = new Set([3, 4, 5, 6]);
   const line = (r: string[]) => r.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
   const out = [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)];
   for (const e of run.evaluators) {
-    for (const [k, v] of Object.entries(e.summary.subScores)) out.push(`${e.name}: average ${k} score ${f4(v)}`);
+    for (const [k, v] of Object.entries(e.summary.subScores)) out.push(`${e.name}: average ${k} score ${pct(v)}`);
   }
   const l = run.latency.perItem;
   const s = (x: number | null) => (x === null ? "—" : `${x.toFixed(2)}s`);
   out.push(l.n ? `Average Latency: ${s(l.average)} (the agent's, from its recorded events; p50 ${s(l.p50)}, p95 ${s(l.p95)}) over ${l.n} of ${run.latency.items.length} item(s)` : "Average Latency: — (no event timestamps in the agent's outputs)");
+  out.push("Scores are 0-100 as the leaderboard shows them; average_score in the output files stays 0-1, as NAT writes it.");
   out.push(`Outputs: ${rel(outDir)}`);
   return out.join("\n") + "\n";
 }

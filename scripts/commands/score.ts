@@ -6,8 +6,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Benchmark } from "../../lib/benchmark/load-benchmark";
-import { loadGroundTruthStore } from "../../lib/replay/groundtruth-file";
-import { createMcpReplay } from "../../lib/replay/mcp-replay";
 import { createNoReplay, createRecordedReplay } from "../../lib/replay/recorded-replay";
 import type { ReplayPort } from "../../lib/replay/replay-port";
 import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
@@ -19,7 +17,7 @@ import { renderReportMarkdown } from "../../lib/validate/report";
 import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
 import { judgeSettingsOrFail } from "./judge-options";
-import { loadBenchmarkOrFail } from "./load";
+import { bundleOrFail, loadBenchmarkOrFail } from "./load";
 import { createProgress } from "./progress";
 
 export interface ScoreFlags extends JudgeFlags {
@@ -41,12 +39,15 @@ export async function replayFromOption(mode: string | undefined, benchmark: Benc
   if (!declared) throw usageError("--replay mcp needs tool servers: this benchmark declares no capabilities[].environment");
   const n = Number(concurrency ?? 16);
   if (!Number.isInteger(n) || n < 1) throw usageError("--replay-concurrency must be a positive integer");
+  // The MCP SDK is loaded only for MCP replay.
+  const [{ loadGroundTruthStore }, { createMcpReplay }] = await Promise.all([import("../../lib/replay/groundtruth-file"), import("../../lib/replay/mcp-replay")]);
   const { store, note } = await loadGroundTruthStore(benchmark);
   process.stderr.write(`${note}\n`);
   return createMcpReplay(benchmark, { concurrency: n, groundTruth: store });
 }
 
 export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<number> {
+  await bundleOrFail(bundle);
   const benchmark = await loadBenchmarkOrFail(flags.benchmark);
   const settings = judgeSettingsOrFail({ flags, env: process.env, config: benchmark.spec.judge });
   const grader = createGrader(settings, { cache: createMemoryGradeCache() });
