@@ -23,6 +23,7 @@ export const CLI_DIST = path.join(ROOT, "dist/cli");
 const ENTRIES = {
   cli: "scripts/cli.ts",
   "validate-worker": "lib/validate/validate-worker.ts",
+  "score-worker": "lib/scoring/score-worker.ts",
 };
 
 /** Stands for the bundle's id until its content hash is known. */

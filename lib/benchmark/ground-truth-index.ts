@@ -95,7 +95,7 @@ export async function loadGroundTruthIndex(root: string, cache?: IndexCacheOptio
   if (!cache) return full();
   // Only capabilities read as records (the waterfall's dialogues) have an index to cache.
   if (spec.capabilities.some((c) => !scorerOf(c.scorer).records)) return full();
-  const listed = listGroundTruth(root, spec);
+  const listed = groundTruthFiles(root, spec.capabilities);
   // A capability folder that is missing or unreadable: the full load says precisely what is wrong.
   if (!listed) return full();
   const file = indexCacheFile(cache.dir, spec);
@@ -129,16 +129,20 @@ export async function loadGroundTruthIndex(root: string, cache?: IndexCacheOptio
   return { index, source: "loaded", ...(note ? { note } : {}) };
 }
 
-interface Listed {
+/** A ground-truth file of a capability, as a full load reads it. */
+export interface GroundTruthFile {
+  capability: CapabilitySpec;
+  domain: string;
+  /** Path inside the benchmark folder. */
   rel: string;
   size: number;
   mtimeMs: number;
 }
 
-/** Every ground-truth file a full load reads, in its order, with size and mtime; null when a folder is missing. */
-function listGroundTruth(root: string, spec: BenchmarkSpec): Listed[] | null {
-  const out: Listed[] = [];
-  for (const cap of spec.capabilities) {
+/** The capabilities' ground-truth files in the order a full load reads them; null when a folder or file is missing. */
+export function groundTruthFiles(root: string, capabilities: readonly CapabilitySpec[]): GroundTruthFile[] | null {
+  const out: GroundTruthFile[] = [];
+  for (const cap of capabilities) {
     const dir = path.join(root, "groundtruth", cap.directory);
     let names: string[];
     try {
@@ -150,7 +154,7 @@ function listGroundTruth(root: string, spec: BenchmarkSpec): Listed[] | null {
       const rel = `groundtruth/${cap.directory}/${f}`;
       const s = statSync(path.join(root, rel), { throwIfNoEntry: false });
       if (!s?.isFile()) return null;
-      out.push({ rel, size: s.size, mtimeMs: s.mtimeMs });
+      out.push({ capability: cap, domain: f.slice(0, -".json".length), rel, size: s.size, mtimeMs: s.mtimeMs });
     }
   }
   return out;
@@ -162,7 +166,7 @@ function sameContents(root: string, stamps: FileStamp[]): boolean {
   return true;
 }
 
-const sameNames = (files: FileStamp[], listed: Listed[]) => files.length === listed.length && files.every((f, i) => f[0] === listed[i]!.rel);
+const sameNames = (files: FileStamp[], listed: GroundTruthFile[]) => files.length === listed.length && files.every((f, i) => f[0] === listed[i]!.rel);
 
 /** The cache file's contents, or null when it is missing or not a cache file of this shape. */
 function readCache(file: string): CacheFile | null {

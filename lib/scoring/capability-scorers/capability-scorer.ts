@@ -102,6 +102,11 @@ export interface ScoreContext {
 export interface ItemTask {
   capability: string;
   uuid: string;
+  /**
+   * Items that can be scored apart, on a worker thread (score-threads.ts), share a shard: the
+   * ground-truth file (domain) they come from. Absent: scored on the calling thread.
+   */
+  shard?: string;
   run(): Promise<ItemResult>;
 }
 

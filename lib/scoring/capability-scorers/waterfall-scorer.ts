@@ -51,8 +51,8 @@ export const waterfallScorer: CapabilityScorer = {
     const cap = dialogueCapability(anyCap);
     const predicted = ctx.submission.capabilities.get(cap.spec.id);
     const tasks = [];
-    for (const gts of cap.domains.values()) {
-      for (const gt of gts) tasks.push({ capability: cap.spec.id, uuid: gt.uuid, run: () => scoreDialogue(cap, gt.uuid, predicted?.get(gt.uuid), ctx) });
+    for (const [domain, gts] of cap.domains) {
+      for (const gt of gts) tasks.push({ capability: cap.spec.id, uuid: gt.uuid, shard: domain, run: () => scoreDialogue(cap, gt.uuid, predicted?.get(gt.uuid), ctx) });
     }
     return tasks;
   },

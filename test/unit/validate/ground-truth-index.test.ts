@@ -19,6 +19,7 @@ import { renderReportMarkdown, type ValidationReport } from "../../../lib/valida
 import { validateBundle, type ValidateOptions } from "../../../lib/validate/validate-bundle";
 import { recordReaderOf } from "../../../lib/scoring/capability-scorers/record-readers";
 import { writeAgentBundle, writeSyntheticBenchmark } from "../../../scripts/synthetic/generate";
+import { tsWorker } from "../../helpers/ts-worker";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-gt-index-"));
@@ -28,7 +29,7 @@ const cacheDir = path.join(root, ".agentboard-cache");
 const cache = { dir: cacheDir, salt: "test-build" };
 /** The worker entry as TypeScript, run through tsx: the same code the bundle's .mjs holds. */
 const threads = (more: Partial<FileThreadOptions> = {}): FileThreadOptions => ({
-  entry: pathToFileURL(path.join(REPO, "test/helpers/validate-worker-ts.mjs")),
+  entry: tsWorker("lib/validate/validate-worker.ts"),
   count: 2,
   minBytes: 0,
   ...more,
