@@ -19,7 +19,7 @@ function staleReason() {
   try {
     build = JSON.parse(readFileSync(path.join(dist, "build.json"), "utf8"));
   } catch {
-    return "dist/cli is not built";
+    return "dist/cli is not built yet";
   }
   for (const [rel, size, mtimeMs, sha256] of build.inputs) {
     const file = path.join(root, rel);
@@ -27,10 +27,10 @@ function staleReason() {
     try {
       s = statSync(file);
     } catch {
-      return `${rel} is gone`;
+      return `${rel}, which it was built from, is gone`;
     }
     if (s.size === size && s.mtimeMs === mtimeMs) continue;
-    if (createHash("sha256").update(readFileSync(file)).digest("hex") !== sha256) return `${rel} changed`;
+    if (createHash("sha256").update(readFileSync(file)).digest("hex") !== sha256) return `${rel} changed since it was built`;
   }
   return null;
 }
@@ -39,7 +39,7 @@ const reason = staleReason();
 if (reason === null) {
   await import(pathToFileURL(path.join(dist, "cli.mjs")).href);
 } else {
-  process.stderr.write(`agentboard: running from source (${reason} since the build; \`npm run build:cli\` rebuilds it)\n`);
+  process.stderr.write(`agentboard: running from source: ${reason} (\`npm run build:cli\` builds dist/cli)\n`);
   await import("tsx");
   await import(pathToFileURL(path.join(root, "scripts/cli.ts")).href);
 }

@@ -13,6 +13,8 @@
  * Python, `NaN`, `Infinity` and `-Infinity` are accepted.
  */
 
+import { unpinned } from "./unpinned";
+
 /**
  * A number whose Python form a JavaScript number cannot carry. An integer's source is already
  * Python's `str()` of it (JSON allows no leading zeros, and "-0" is read as 0).
@@ -115,7 +117,8 @@ export function parseLosslessJson(text: string): unknown {
     }
     if (i >= n) fail("a closing quote");
     i++;
-    if (!escaped) return text.slice(start + 1, i - 1);
+    // A copy: a slice would keep the whole file's text alive as long as the value lives.
+    if (!escaped) return unpinned(text.slice(start + 1, i - 1));
     try {
       return JSON.parse(text.slice(start, i)) as string;
     } catch {

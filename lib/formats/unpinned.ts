@@ -1,8 +1,8 @@
 /**
- * A string cut from a larger one (a value the JSON readers took from a file's text) may be a
- * V8 "sliced string" that keeps the whole text alive. Whatever outlives the file (ids kept for
- * the report, kept diagnostics) is copied first, so memory follows the largest file, not the
- * sum of them.
+ * A string cut from a larger one (`text.slice`, as the lossless JSON reader takes values from a
+ * file's text) may be a V8 "sliced string" that keeps the whole text alive. Values that outlive
+ * their file (predictions, ids for the report, kept diagnostics) are copied instead, so memory
+ * follows what is kept, not the files it came from. (JSON.parse copies on its own.)
  */
 
 /** `s` as a string of its own: the same characters, sharing no memory with the text it came from. */

@@ -8,7 +8,6 @@ import { dialogueIndexOf } from "../../benchmark/capability-data";
 import type { DiagnosticSink } from "../../formats/diagnostic";
 import type { PredictedDialogue } from "../../formats/dialogue";
 import { readPredictionFile } from "../../formats/read-dialogues";
-import { unpinned } from "../../formats/unpinned";
 import { itemKey } from "../item-result";
 import type { DialogueRead, RecordReader } from "./capability-scorer";
 
@@ -39,7 +38,7 @@ export const dialogueRecords: RecordReader = {
         sink.error("duplicate_uuid", `uuid already predicted at ${prior}; expected each uuid once per capability`, { ...where, path: `$[${r.record}].uuid` });
         continue;
       }
-      submission.origins.set(unpinned(key), `${file} record ${r.record}`);
+      submission.origins.set(key, `${file} record ${r.record}`);
       const gt = cap.byUuid.get(r.uuid);
       if (!gt) {
         sink.error("unknown_uuid", `uuid is not in the ground truth of ${cap.spec.directory}`, { ...where, path: `$[${r.record}].uuid` });
