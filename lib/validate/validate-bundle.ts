@@ -116,8 +116,8 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits) : undefined;
   const checks = new Map<string, Promise<OutputsFileCheck>>();
   try {
-    // Threads take every file at once (each thread reads them in turn); on this thread one at a time,
-    // its read started a few files ahead, so the disk is not waited on file by file.
+    // With threads, every file is queued at once (the threads, this one included, take them in
+    // turn); without, they are checked here one at a time, each read started a few files ahead.
     if (threads) for (const j of threaded) checks.set(j.ref.path, threads.check(j.file, j.job));
     const fileAt = readAhead(jobs.map((j) => (checks.has(j.ref.path) ? undefined : j.file)), READ_AHEAD, limits.maxFileBytes);
     for (const [i, { ref, cap, scorer, job }] of jobs.entries()) {
