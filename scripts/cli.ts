@@ -1,39 +1,68 @@
 /**
- * Agentboard's command line: `npm run cli -- <command>`.
+ * Agentboard's command line: `npx agentboard <command>` (or `npm run cli -- <command>`).
  * Exit codes: 0 success, 1 invalid bundle (or eval config/dataset), 2 usage error, 3 scored but
  * incomplete (or eval items that errored).
+ *
+ * Each command's code is imported when that command runs, so `--help`, `--version` and
+ * `validate` never load the MCP SDK, octokit, drizzle or the database.
  */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
+import { versionLine } from "./commands/build-info";
 import { CliError } from "./commands/cli-errors";
-import { registerEvalCommand } from "./commands/eval";
-import { ingestCommand, type IngestFlags } from "./commands/github";
-import { submitCommand, workerCommand, type SubmitFlags, type WorkerFlags } from "./commands/queue";
-import { replayGtCommand, type ReplayGtFlags } from "./commands/replay-gt";
-import { scoreCommand, type ScoreFlags } from "./commands/score";
-import { validateCommand, type ValidateFlags } from "./commands/validate";
+import type { IngestFlags } from "./commands/github";
+import type { EvalFlags } from "./commands/eval";
+import type { SubmitFlags, WorkerFlags } from "./commands/queue";
+import type { ReplayGtFlags } from "./commands/replay-gt";
+import type { ScoreFlags } from "./commands/score";
+import type { ValidateFlags } from "./commands/validate";
 
 const program = new Command()
   .name("agentboard")
   .description("Validate, replay and score agent-benchmark submissions.")
   .exitOverride()
-  .showHelpAfterError("(run with --help for usage)");
+  .showHelpAfterError("(run with --help for usage)")
+  .option("-V, --version", "print the version (and the commit it was built from)");
 
-program
-  .command("validate")
+// Not commander's .version(): the commit is looked up only when asked for.
+program.on("option:version", () => {
+  const line = versionLine();
+  process.stdout.write(`${line}\n`);
+  throw new CommanderError(0, "commander.version", line);
+});
+
+/**
+ * Options a command cannot run without. Commander checks `requiredOption` before unknown
+ * options, so `--benchmrk` would be reported as a missing `--benchmark`; these are checked
+ * after, and the typo gets "unknown option … (Did you mean --benchmark?)".
+ */
+const mandatory = new WeakSet<Option>();
+function needs(cmd: Command, flags: string, description: string): Command {
+  const option = new Option(flags, description);
+  mandatory.add(option);
+  return cmd.addOption(option);
+}
+program.hook("preAction", (_root, cmd) => {
+  for (const o of cmd.options) {
+    if (mandatory.has(o) && cmd.getOptionValue(o.attributeName()) === undefined) cmd.error(`error: required option '${o.flags}' not specified`, { code: "commander.missingMandatoryOptionValue", exitCode: 2 });
+  }
+});
+
+const BENCHMARK = ["--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/)"] as const;
+
+needs(program.command("validate"), ...BENCHMARK)
   .description("check a submission bundle (folder or .zip) against a benchmark's ground truth")
   .argument("<bundle>", "bundle folder or .zip")
-  .requiredOption("--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/)")
   .option("--json", "print the JSON report instead of markdown")
   .option("--out <file>", "also write the JSON report to this file")
+  .option("--no-cache", "read the whole ground truth instead of its cached index (<benchmark>/.agentboard-cache/)")
   .action(async (bundle: string, flags: ValidateFlags) => {
+    const { validateCommand } = await import("./commands/validate");
     process.exitCode = await validateCommand(bundle, flags);
   });
 
-program
-  .command("score")
+needs(program.command("score"), ...BENCHMARK)
   .description("validate, replay and waterfall-score a bundle; print the capability table")
   .argument("<bundle>", "bundle folder or .zip")
-  .requiredOption("--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/)")
   .option("--judge <kind>", "rules (offline) or openai; each judge setting: flag > environment > benchmark.yaml judge > default (rules)")
   .option("--judge-model <name>", "model for the openai judge (env AGENTBOARD_JUDGE_MODEL)")
   .option("--judge-base-url <url>", "OpenAI-compatible base URL (env AGENTBOARD_JUDGE_BASE_URL, else OPENAI_BASE_URL)")
@@ -44,31 +73,30 @@ program
   .option("--vakra-out <dir>", "also write one VAKRA-shaped results file per capability")
   .option("--quiet", "no progress on stderr")
   .action(async (bundle: string, flags: ScoreFlags) => {
+    const { scoreCommand } = await import("./commands/score");
     process.exitCode = await scoreCommand(bundle, flags);
   });
 
-program
-  .command("replay-gt")
+needs(program.command("replay-gt"), "--benchmark <dir>", "benchmark folder")
   .description("replay every ground-truth dialogue against the benchmark's tool servers once and store the responses")
-  .requiredOption("--benchmark <dir>", "benchmark folder")
   .option("--concurrency <n>", "tool-server sessions at once (default 16)")
   .option("--out <file>", "where to store the results (default <benchmark>/.replay/groundtruth-<slug>-<version>.json)")
   .option("--quiet", "no progress on stderr")
   .action(async (flags: ReplayGtFlags) => {
+    const { replayGtCommand } = await import("./commands/replay-gt");
     process.exitCode = await replayGtCommand(flags);
   });
 
-program
-  .command("submit")
+needs(program.command("submit"), "--benchmark <dir>", "benchmark folder")
   .description("ingest a local bundle into the database: validate it and queue it for scoring")
   .argument("<bundle>", "bundle folder or .zip")
-  .requiredOption("--benchmark <dir>", "benchmark folder")
   .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
   .option("--agent <name>", "agent name (default: the bundle's metadata.json)")
   .option("--judge <kind>", "rules or openai (flag > AGENTBOARD_JUDGE > benchmark.yaml judge.kind; the worker resolves the rest)")
   .option("--judge-model <name>", "model for the openai judge (flag > AGENTBOARD_JUDGE_MODEL > benchmark.yaml judge.model)")
   .option("--replay <mode>", "mcp, recorded or none (default: mcp where the benchmark declares servers)")
   .action(async (bundle: string, flags: SubmitFlags) => {
+    const { submitCommand } = await import("./commands/queue");
     process.exitCode = await submitCommand(bundle, flags);
   });
 
@@ -78,6 +106,7 @@ program
   .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
   .option("--until-idle", "stop when the queue is empty")
   .action(async (flags: WorkerFlags) => {
+    const { workerCommand } = await import("./commands/queue");
     process.exitCode = await workerCommand(flags);
   });
 
@@ -88,10 +117,21 @@ program
   .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
   .option("--every <seconds>", "keep polling at this interval")
   .action(async (flags: IngestFlags) => {
+    const { ingestCommand } = await import("./commands/github");
     process.exitCode = await ingestCommand(flags);
   });
 
-registerEvalCommand(program);
+needs(program.command("eval"), "--config <file>", "eval.yaml, or NAT's agent config with an eval: block (eval.general, eval.evaluators, llms)")
+  .description("run NVIDIA-style evaluators (qa, trajectory, report) over a dataset and the agent's outputs")
+  .option("--only <methods>", 'DATASET_FILTER as a flag: "all" (the default) or a list such as qa,trajectory')
+  .option("--output <dir>", "output folder (overrides output_dir / outputDir in the config)")
+  .option("--workflow-output <file>", "the agent's outputs: NAT's workflow_output.json (default: <output folder>/workflow_output.json when the config names none)")
+  .option("--compat <mode>", 'scoring conventions: "nat" reproduces NAT\'s numbers (errors as 0.0, 2-decimal averages, NAT\'s prompts and reply parsing); "none" (the default) is Agentboard\'s')
+  .option("--quiet", "no progress on stderr")
+  .action(async (flags: EvalFlags) => {
+    const { evalCommand } = await import("./commands/eval");
+    process.exitCode = await evalCommand(flags);
+  });
 
 try {
   await program.parseAsync(process.argv);

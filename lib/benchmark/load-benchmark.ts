@@ -3,6 +3,7 @@
  * `groundtruth/<capability_dir>/<domain>.json`. Broken ground truth is a benchmark error,
  * reported with the same precise diagnostics as submissions.
  */
+import { readFileSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -51,16 +52,30 @@ export function parseBenchmarkSpec(text: string, file = "benchmark.yaml"): Bench
   return parsed.data;
 }
 
-export async function loadBenchmark(root: string): Promise<Benchmark> {
+/** A benchmark folder's spec: its benchmark.yaml (`yamlText`, undefined when absent), else VAKRA's defaults. */
+export async function loadBenchmarkSpec(root: string): Promise<{ spec: BenchmarkSpec; yamlText: string | undefined }> {
   const info = await stat(root).catch(() => undefined);
   if (!info?.isDirectory()) throw new BenchmarkError([`${root}: benchmark folder not found`]);
-
-  const yamlPath = path.join(root, "benchmark.yaml");
-  const yamlText = await readFile(yamlPath, "utf8").catch((e: NodeJS.ErrnoException) => {
+  const yamlText = await readFile(path.join(root, "benchmark.yaml"), "utf8").catch((e: NodeJS.ErrnoException) => {
     if (e.code === "ENOENT") return undefined;
     throw e;
   });
-  const spec = yamlText === undefined ? benchmarkSpecSchema.parse(vakraDefaults) : parseBenchmarkSpec(yamlText);
+  return { spec: yamlText === undefined ? benchmarkSpecSchema.parse(vakraDefaults) : parseBenchmarkSpec(yamlText), yamlText };
+}
+
+export interface LoadOptions {
+  /**
+   * Load only these ground-truth files (`<domain>.json` of a capability folder); a capability
+   * with none selected is left out. For a worker thread that scores one domain: checks that
+   * need every file (a uuid repeated across files) are the full load's.
+   */
+  select?: (directory: string, file: string) => boolean;
+  /** The folder's spec, when the caller has read it already (loadBenchmarkSpec). */
+  spec?: BenchmarkSpec;
+}
+
+export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promise<Benchmark> {
+  const spec = opts.spec ?? (await loadBenchmarkSpec(root)).spec;
 
   const gtRoot = path.join(root, "groundtruth");
   const problems: string[] = [];
@@ -75,10 +90,12 @@ export async function loadBenchmark(root: string): Promise<Benchmark> {
       continue;
     }
     const dir = path.join(gtRoot, cap.directory);
-    const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+    const files = (await readdir(dir)).filter((f) => f.endsWith(".json") && (!opts.select || opts.select(cap.directory, f))).sort();
+    if (opts.select && files.length === 0) continue;
     const read = async (f: string) => {
       const rel = `groundtruth/${cap.directory}/${f}`;
-      const json = readJson(await readFile(path.join(dir, f)), { pythonValues: scorerOf(cap.scorer).readsPythonValues });
+      // Read synchronously: one system call per file, where a promise costs several thread-pool trips.
+      const json = readJson(readFileSync(path.join(dir, f)), { pythonValues: scorerOf(cap.scorer).readsPythonValues });
       if (!json.ok) {
         problems.push(`${rel}: ${json.message}`);
         return undefined;
@@ -87,7 +104,12 @@ export async function loadBenchmark(root: string): Promise<Benchmark> {
     };
     const readInput = async (f: string) => {
       const rel = `input/${cap.directory}/${f}`;
-      const bytes = await readFile(path.join(root, rel)).catch(() => undefined);
+      let bytes: Buffer | undefined;
+      try {
+        bytes = readFileSync(path.join(root, rel));
+      } catch {
+        bytes = undefined;
+      }
       if (!bytes) return undefined;
       const json = readJson(bytes);
       const sink = new DiagnosticSink(rel);

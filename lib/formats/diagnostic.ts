@@ -1,3 +1,5 @@
+import { unpinned } from "./unpinned";
+
 /** One finding about a file: where it is (file, record, uuid, JSON path) and what was expected. */
 export type Severity = "error" | "warning";
 
@@ -48,7 +50,8 @@ export class DiagnosticStore {
     const n = (counts[d.code] = (counts[d.code] ?? 0) + 1);
     if (d.severity === "error") this.errorCount++;
     else this.warningCount++;
-    if (n <= this.caps.perCode && this.items.length < this.caps.total) this.items.push(d);
+    // A kept diagnostic outlives its file: its strings must not keep the file's text alive.
+    if (n <= this.caps.perCode && this.items.length < this.caps.total) this.items.push(ownStrings(d));
   }
 
   /** Adds each diagnostic in turn (never a spread: the list may be long). */
@@ -56,10 +59,41 @@ export class DiagnosticStore {
     for (const d of ds) this.add(d);
   }
 
+  /**
+   * Adds the diagnostics another store collected, as if each had been added here in turn:
+   * the ones it kept, then the counts of the ones it only counted. Exact when that store had
+   * the same caps and saw a run of diagnostics that comes next here (one file's): whatever
+   * this store would keep of the run, that store kept too, and a dropped one changes only counts.
+   */
+  absorb(other: { items: readonly Diagnostic[]; errorCounts: Record<string, number>; warningCounts: Record<string, number> }): void {
+    const kept: Record<Severity, Record<string, number>> = { error: Object.create(null) as Record<string, number>, warning: Object.create(null) as Record<string, number> };
+    for (const d of other.items) {
+      this.add(d);
+      kept[d.severity][d.code] = (kept[d.severity][d.code] ?? 0) + 1;
+    }
+    for (const severity of ["error", "warning"] as const) {
+      const counts = severity === "error" ? this.errorCounts : this.warningCounts;
+      for (const [code, n] of Object.entries(severity === "error" ? other.errorCounts : other.warningCounts)) {
+        const dropped = n - (kept[severity][code] ?? 0);
+        if (dropped <= 0) continue;
+        counts[code] = (counts[code] ?? 0) + dropped;
+        if (severity === "error") this.errorCount += dropped;
+        else this.warningCount += dropped;
+      }
+    }
+  }
+
   /** Counted but not kept. */
   get omitted(): number {
     return this.errorCount + this.warningCount - this.items.length;
   }
+}
+
+function ownStrings(d: Diagnostic): Diagnostic {
+  const out: Diagnostic = { ...d, message: unpinned(d.message) };
+  if (d.uuid !== undefined) out.uuid = unpinned(d.uuid);
+  if (d.path !== undefined) out.path = unpinned(d.path);
+  return out;
 }
 
 /** Collects diagnostics for one file, filling in the file name; counts stay exact whatever the store keeps. */

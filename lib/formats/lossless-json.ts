@@ -13,6 +13,8 @@
  * Python, `NaN`, `Infinity` and `-Infinity` are accepted.
  */
 
+import { unpinned } from "./unpinned";
+
 /**
  * A number whose Python form a JavaScript number cannot carry. An integer's source is already
  * Python's `str()` of it (JSON allows no leading zeros, and "-0" is read as 0).
@@ -115,7 +117,8 @@ export function parseLosslessJson(text: string): unknown {
     }
     if (i >= n) fail("a closing quote");
     i++;
-    if (!escaped) return text.slice(start + 1, i - 1);
+    // A copy: a slice would keep the whole file's text alive as long as the value lives.
+    if (!escaped) return unpinned(text.slice(start + 1, i - 1));
     try {
       return JSON.parse(text.slice(start, i)) as string;
     } catch {
@@ -221,13 +224,4 @@ export function parseLosslessJson(text: string): unknown {
   ws();
   if (i < n) fail("the end of the input");
   return result;
-}
-
-/**
- * Whether `JSON.parse` may have lost something Python keeps: a number written with a
- * fraction or exponent, a long integer, a numeric key, or a non-finite literal. Cheap and
- * conservative (text inside strings counts too), so most files skip the slower reader.
- */
-export function mayLoseFidelity(text: string): boolean {
-  return /\d\.0+(?!\d)|\d[eE]|\d{16}|(?<![\d.])-0(?![\d.eE])|"\d+"\s*:|NaN|Infinity/.test(text);
 }

@@ -4,7 +4,7 @@
  */
 import { childPath } from "./diagnostic";
 import { locateJsonError } from "./locate-json-error";
-import { JsonNumber, mayLoseFidelity, parseLosslessJson } from "./lossless-json";
+import { JsonNumber, parseLosslessJson } from "./lossless-json";
 
 export type JsonReadResult =
   | { ok: true; value: unknown; hadBom: boolean }
@@ -20,6 +20,8 @@ export interface ReadJsonOptions {
    * slower reader.
    */
   pythonValues?: boolean;
+  /** The bytes' `scanJson(...).mayLoseFidelity`, when the caller has scanned them already. */
+  mayLoseFidelity?: boolean;
 }
 
 export function readJson(bytes: Uint8Array, options: ReadJsonOptions = {}): JsonReadResult {
@@ -36,7 +38,7 @@ export function readJson(bytes: Uint8Array, options: ReadJsonOptions = {}): Json
   }
   const hadBom = text.charCodeAt(0) === 0xfeff;
   if (hadBom) text = text.slice(1);
-  if (options.pythonValues && mayLoseFidelity(text)) {
+  if (options.pythonValues && (options.mayLoseFidelity ?? mayLoseFidelity(bytes))) {
     try {
       return { ok: true, value: parseLosslessJson(text), hadBom };
     } catch {
@@ -136,7 +138,18 @@ export interface JsonScanLimits {
 }
 
 export type JsonScanResult =
-  | { ok: true; values: number; records: number }
+  | {
+      ok: true;
+      values: number;
+      records: number;
+      /**
+       * Whether JSON.parse may read a value differently from Python's json.loads (so the
+       * lossless reader is needed): a number with an integral fraction (`2.0`) or an exponent,
+       * 16 or more digits, `-0`, `NaN` or `Infinity`, or an integer-like key (or one written
+       * with escapes). Never false when the two readers would differ.
+       */
+      mayLoseFidelity: boolean;
+    }
   | { ok: false; code: "too_deep" | "too_many_values" | "too_many_records"; message: string; path: string; record?: number };
 
 interface Frame {
@@ -147,19 +160,23 @@ interface Frame {
   expectKey: boolean;
 }
 
+const unbounded: JsonScanLimits = { maxDepth: Infinity, maxValues: Infinity, maxRecords: Infinity };
+
 /**
  * One linear pass over JSON bytes, before JSON.parse, that bounds what parsing would build:
  * nesting depth, number of values and number of top-level records. It allocates nothing per
  * value (a frame per nesting level, at most `maxDepth + 1`), so a hostile file is refused for
- * the price of reading its bytes once. It is not a validator: malformed JSON is counted
- * approximately and left to JSON.parse to report.
+ * the price of reading its bytes once; strings are skipped with a native search for their
+ * closing quote. On the way it notes whether the lossless reader is needed. It is not a
+ * validator: malformed JSON is counted approximately and left to JSON.parse to report.
  */
-export function scanJson(bytes: Uint8Array, limits: JsonScanLimits): JsonScanResult {
+export function scanJson(bytes: Uint8Array, limits: JsonScanLimits = unbounded): JsonScanResult {
   const n = bytes.length;
   const stack: Frame[] = [];
   let values = 0;
   let records = 0;
   let expectValue = true;
+  let lossy = false;
   const rootIs = (array: boolean) => stack.length === 1 && stack[0]!.array === array;
   const pathHere = (): string => {
     let p = "$";
@@ -183,16 +200,13 @@ export function scanJson(bytes: Uint8Array, limits: JsonScanLimits): JsonScanRes
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
     if (c === 0x22) {
       const start = i;
-      for (i++; i < n; i++) {
-        const d = bytes[i]!;
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
+      i = closingQuote(bytes, i + 1);
       const top = stack[stack.length - 1];
       if (top && !top.array && top.expectKey) {
         top.keyStart = start;
         top.keyEnd = i + 1;
         top.expectKey = false;
+        if (!lossy) lossy = movableKey(bytes, start + 1, i);
         if (stack.length === 1) {
           records++;
           if (records > limits.maxRecords) {
@@ -234,13 +248,75 @@ export function scanJson(bytes: Uint8Array, limits: JsonScanLimits): JsonScanRes
       expectValue = true;
       continue;
     }
-    // A scalar's first byte (its other bytes find expectValue false).
+    // A scalar's first byte (its other bytes find expectValue false); a number is read whole.
     if (expectValue) {
       const bad = startValue();
       if (bad) return bad;
+      if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+        const end = numberEnd(bytes, i);
+        if (!lossy) lossy = losesFidelity(bytes, i, end);
+        i = end - 1;
+      } else if (c === 0x4e || c === 0x49) lossy = true; // NaN, Infinity: only the lossless reader takes them
     }
   }
-  return { ok: true, values, records };
+  return { ok: true, values, records, mayLoseFidelity: lossy };
+}
+
+/** Whether JSON.parse may read these bytes differently from Python: see JsonScanResult. */
+export function mayLoseFidelity(bytes: Uint8Array): boolean {
+  const scan = scanJson(bytes);
+  return !scan.ok || scan.mayLoseFidelity;
+}
+
+/** Index of the quote closing a string whose first byte is at `from` (or the end of the bytes). */
+function closingQuote(bytes: Uint8Array, from: number): number {
+  for (let q = from; ; q++) {
+    q = bytes.indexOf(0x22, q);
+    if (q < 0) return bytes.length;
+    let k = q - 1;
+    while (k >= from && bytes[k] === 0x5c) k--;
+    // An even run of backslashes before it escapes only itself: the quote closes the string.
+    if ((q - 1 - k) % 2 === 0) return q;
+  }
+}
+
+/** End (exclusive) of the number token starting at `i`. */
+function numberEnd(bytes: Uint8Array, i: number): number {
+  for (i++; i < bytes.length; i++) {
+    const d = bytes[i]!;
+    if (!((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d)) break;
+  }
+  return i;
+}
+
+/** A number literal JavaScript may read differently from Python (see lossless-json.ts). */
+function losesFidelity(bytes: Uint8Array, start: number, end: number): boolean {
+  const from = bytes[start] === 0x2d ? start + 1 : start;
+  const next = bytes[from];
+  if (next === 0x49 || next === 0x4e) return true; // -Infinity, -NaN
+  // 16 or more digits (with the point): a long integer, or a fraction past a double's precision.
+  if (end - from >= 16) return true;
+  if (from > start && end - from === 1 && next === 0x30) return true; // -0
+  let dot = -1;
+  let zeros = true;
+  for (let k = from; k < end; k++) {
+    const d = bytes[k]!;
+    if (d === 0x65 || d === 0x45) return true; // an exponent: Python keeps a float
+    if (d === 0x2e) dot = k;
+    else if (dot >= 0 && d !== 0x30) zeros = false;
+  }
+  return dot >= 0 && zeros; // 2.0, 2.00: an integral float
+}
+
+/** A key JavaScript would move (integer-like), or one written with escapes (which could spell one). */
+function movableKey(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let k = start; k < end; k++) {
+    const d = bytes[k]!;
+    if (d === 0x5c) return true;
+    if (d < 0x30 || d > 0x39) return false;
+  }
+  return true;
 }
 
 function decodeKey(bytes: Uint8Array, start: number, end: number): string {

@@ -21,13 +21,25 @@ export function canonicalJson(value: unknown): string {
   return stableStringify(value);
 }
 
+/** Sorted keys, numbers by value; built in place (this runs for every response the exact-match stage compares). */
 function stableStringify(value: unknown): string {
   if (value === null || value === undefined) return "null";
-  if (value instanceof JsonNumber) return value.kind === "int" ? value.source : stableStringify(value.valueOf());
-  if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value === 0 ? 0 : value) : "null";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number") return Number.isFinite(value) ? String(value === 0 ? 0 : value) : "null";
   if (typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  if (value instanceof JsonNumber) return value.kind === "int" ? value.source : stableStringify(value.valueOf());
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ",") + stableStringify(value[i]);
+    return `${out}]`;
+  }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(",")}}`;
+  const keys = Object.keys(obj).sort();
+  let out = "{";
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    out += (out.length === 1 ? "" : ",") + JSON.stringify(k) + ":" + stableStringify(v);
+  }
+  return `${out}}`;
 }

@@ -13,6 +13,7 @@ import type { RecordedJudge } from "./judges/judge-settings";
 import type { ItemResult } from "./item-result";
 import { buildResults, type ScoreResults } from "./score-results";
 import { scoreSubmission, type ScoreOptions } from "./score-submission";
+import type { ScoreThreads } from "./score-threads";
 
 export interface ScoreBundleDeps {
   grader: Grader;
@@ -28,6 +29,8 @@ export interface ScoreBundleDeps {
   expectSha256?: string;
   validate?: ValidateOptions;
   aggregate?: AggregateOptions;
+  /** Worker threads scoring shards beside this thread (score-threads.ts); closed by the caller. */
+  threads?: ScoreThreads;
 }
 
 export type ScoreBundleOutcome =
@@ -45,6 +48,7 @@ export async function scoreBundle(benchmark: Benchmark, bundle: string, deps: Sc
     ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
     ...(deps.done ? { done: deps.done } : {}),
     ...(deps.onItem ? { onItem: deps.onItem } : {}),
+    ...(deps.threads ? { threads: deps.threads } : {}),
   });
   const results = buildResults(
     benchmark,

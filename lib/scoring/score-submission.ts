@@ -10,6 +10,7 @@ import { scorerOf } from "./capability-scorers/registry";
 import type { Grader } from "./judges/grader";
 import { itemKey, type ItemResult } from "./item-result";
 import { mapPool } from "./limit";
+import type { ScoreThreads } from "./score-threads";
 
 export interface ScoreOptions {
   grader: Grader;
@@ -22,6 +23,12 @@ export interface ScoreOptions {
   done?: ReadonlyMap<string, ItemResult>;
   /** Called as each item is scored (to store it before the run completes). */
   onItem?: (item: ItemResult) => void;
+  /**
+   * Worker threads that score shards too (score-threads.ts, started with the same judge and
+   * replay): this thread takes the shards they have not. Not with `done` or `onItem`, whose
+   * items must all pass through here.
+   */
+  threads?: ScoreThreads;
 }
 
 export async function scoreSubmission(benchmark: Benchmark, submission: Submission, opts: ScoreOptions): Promise<ItemResult[]> {
@@ -29,6 +36,47 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
   const tasks = benchmark.capabilities.flatMap((cap) => scorerOf(cap.spec.scorer).tasks(cap, ctx));
   let done = 0;
   opts.onProgress?.(0, tasks.length);
+  if (opts.threads && !opts.done && !opts.onItem) {
+    const threads = opts.threads;
+    const out = new Array<ItemResult>(tasks.length);
+    const here = async (indexes: number[]) => {
+      const items = await mapPool(indexes, opts.concurrency ?? 64, async (i) => {
+        const item = await tasks[i]!.run();
+        opts.onProgress?.(++done, tasks.length);
+        return item;
+      });
+      indexes.forEach((i, k) => (out[i] = items[k]!));
+    };
+    const shards = new Map<string, number[]>();
+    const unsharded: number[] = [];
+    tasks.forEach((t, i) => {
+      if (t.shard === undefined) return unsharded.push(i);
+      const k = itemKey(t.capability, t.shard);
+      const list = shards.get(k);
+      if (list) list.push(i);
+      else shards.set(k, [i]);
+    });
+    const elsewhere: Promise<void>[] = [];
+    for (const indexes of shards.values()) {
+      const first = tasks[indexes[0]!]!;
+      const taken = threads.take(first.capability, first.shard!);
+      if (!taken) {
+        await here(indexes);
+        continue;
+      }
+      elsewhere.push(
+        taken.then(async (items) => {
+          // A shard whose worker failed, or answered for other items, is scored here.
+          if (!items || items.length !== indexes.length || items.some((it, k) => it.uuid !== tasks[indexes[k]!]!.uuid)) return here(indexes);
+          indexes.forEach((i, k) => (out[i] = items[k]!));
+          opts.onProgress?.((done += indexes.length), tasks.length);
+        }),
+      );
+    }
+    await Promise.all(elsewhere);
+    await here(unsharded);
+    return out;
+  }
   return mapPool(tasks, opts.concurrency ?? 64, async (task) => {
     const stored = opts.done?.get(itemKey(task.capability, task.uuid));
     const result = stored ?? (await task.run());

@@ -4,8 +4,8 @@
  * read into memory: nothing is ever extracted to disk.
  */
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { lstat, readdir, readFile, stat } from "node:fs/promises";
+import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
+import { lstat } from "node:fs/promises";
 import path from "node:path";
 import yauzl from "yauzl";
 import type { Diagnostic } from "../formats/diagnostic";
@@ -17,13 +17,23 @@ export interface BundleFile {
   path: string;
   size: number;
   read(): Promise<Buffer>;
+  /** A folder's file on disk (a worker thread reads it there); absent for ZIP entries. */
+  absPath?: string;
+  /**
+   * A folder's file: the sha256 of its content, once read (by `read`, or by a worker thread
+   * that read `absPath`), so the bundle's hash needs no second read of it.
+   */
+  sha256?: string;
 }
 
 export interface BundleSource {
   kind: "zip" | "folder";
   location: string;
-  /** sha256 of the ZIP file, or of the folder's sorted (path, content sha256) list. */
-  sha256: string;
+  /**
+   * sha256 of the ZIP file, or of the folder's sorted (path, content sha256) list. A folder's
+   * files are hashed as they are read; the ones never read are hashed here.
+   */
+  sha256(): Promise<string>;
   files: BundleFile[];
   close(): Promise<void>;
 }
@@ -65,7 +75,9 @@ async function openFolder(root: string, limits: ZipLimits): Promise<OpenResult> 
   let total = 0;
   let count = 0;
   async function walk(dir: string, rel: string): Promise<void> {
-    const entries = await readdir(dir, { withFileTypes: true });
+    // Synchronous listing and reads: one system call each, where a promise costs several
+    // thread-pool round trips (a bundle of 250 small files is listed and read in a few ms).
+    const entries = readdirSync(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       if (++count > limits.maxEntries) return;
@@ -76,7 +88,7 @@ async function openFolder(root: string, limits: ZipLimits): Promise<OpenResult> 
       else if (e.isSymbolicLink()) bad(relPath, "symlink", "symbolic links are not allowed in a bundle");
       else if (e.isDirectory()) await walk(abs, relPath);
       else if (e.isFile()) {
-        const { size } = await stat(abs);
+        const { size } = statSync(abs);
         total += size;
         if (size > limits.maxFileBytes) bad(relPath, "file_too_large", `file is ${size} bytes; at most ${limits.maxFileBytes} are allowed per file (limits.maxFileBytes)`);
         found.push({ abs, relPath, size });
@@ -88,10 +100,24 @@ async function openFolder(root: string, limits: ZipLimits): Promise<OpenResult> 
   if (count > limits.maxEntries) bad(name, "too_many_files", `the folder holds more than ${limits.maxEntries} files and folders; at most ${limits.maxEntries} are allowed (limits.maxEntries)`);
   if (total > limits.maxTotalBytes) bad(name, "bundle_too_large", `files total ${total} bytes; at most ${limits.maxTotalBytes} are allowed (limits.maxTotalBytes)`);
   if (problems.length) return { ok: false, problems };
-  const hashes: string[] = [];
-  for (const f of found) hashes.push(`${f.relPath}\0${await sha256File(f.abs)}\n`);
-  const files: BundleFile[] = found.map((f) => ({ path: f.relPath, size: f.size, read: () => readFile(f.abs) }));
-  const sha256 = createHash("sha256").update(hashes.join("")).digest("hex");
+  const files: BundleFile[] = found.map((f) => {
+    const file: BundleFile = {
+      path: f.relPath,
+      size: f.size,
+      absPath: f.abs,
+      async read() {
+        const bytes = readFileSync(f.abs);
+        file.sha256 = createHash("sha256").update(bytes).digest("hex");
+        return bytes;
+      },
+    };
+    return file;
+  });
+  const sha256 = async () => {
+    const lines: string[] = [];
+    for (const f of files) lines.push(`${f.path}\0${(f.sha256 ??= await sha256File(f.absPath!))}\n`);
+    return createHash("sha256").update(lines.join("")).digest("hex");
+  };
   return { ok: true, source: { kind: "folder", location: root, sha256, files, close: async () => {} } };
 }
 
@@ -194,7 +220,7 @@ async function openZip(file: string, limits: ZipLimits): Promise<OpenResult> {
     read: () => readEntry(zip, entry),
   }));
   const sha256 = await sha256File(file);
-  return { ok: true, source: { kind: "zip", location: file, sha256, files, close: async () => zip.close() } };
+  return { ok: true, source: { kind: "zip", location: file, sha256: async () => sha256, files, close: async () => zip.close() } };
 }
 
 function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {

@@ -3,6 +3,7 @@
  * plus the normalised predictions, so scoring never parses a file twice.
  */
 import { parse as parseYaml } from "yaml";
+import { indexBenchmark, type GroundTruthIndex } from "../benchmark/ground-truth-index";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import { DiagnosticSink, DiagnosticStore, preview } from "../formats/diagnostic";
 import type { PredictedDialogue } from "../formats/dialogue";
@@ -16,6 +17,8 @@ import { checkMetadata } from "./metadata-checks";
 import { readUsage } from "../formats/usage";
 import { checkStringLimits } from "./string-limits";
 import { bundleFiles } from "./dataset-outputs";
+import { checkOutputsFile, readEntry, readOutputsJson, type OutputsFileCheck } from "./outputs-file";
+import { startFileThreads, type FileThreadOptions } from "./file-threads";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
 export interface Submission {
@@ -38,9 +41,12 @@ const emptySubmission = (sha256: string): Submission => ({ sha256, capabilities:
 
 export interface ValidationOutcome {
   report: ValidationReport;
-  /** Present whenever the bundle could be opened; only score it when `report.valid`. */
+  /** Present whenever the bundle could be opened (and `keepPredictions` is not false); only score it when `report.valid`. */
   submission?: Submission;
 }
+
+/** What validation needs of a benchmark: the whole ground truth, or its index (ground-truth-index.ts). */
+export type ValidationTarget = Benchmark | GroundTruthIndex;
 
 export interface ValidateOptions {
   /** Overrides of the bundle's limits (see limits.ts for each default). */
@@ -49,9 +55,17 @@ export interface ValidateOptions {
   zipLimits?: Partial<ZipLimits>;
   /** Errors listed in the JSON report (the count is always exact). */
   errorLimit?: number;
+  /**
+   * Keep the parsed predictions for scoring (the default). `false` keeps only their ids, so
+   * memory follows the largest file rather than the bundle, and returns no submission.
+   */
+  keepPredictions?: boolean;
+  /** Worker threads for reading outputs files, used only when predictions are not kept (file-threads.ts). */
+  threads?: FileThreadOptions;
 }
 
-export async function validateBundle(location: string, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
+export async function validateBundle(location: string, target: ValidationTarget, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
+  const benchmark = asIndex(target);
   const limits = resolveLimits(opts.zipLimits, opts.limits);
   const opened = await openBundle(location, limits);
   if (!opened.ok) {
@@ -68,8 +82,13 @@ export async function validateBundle(location: string, benchmark: Benchmark, opt
 
 const newStore = (limits: ValidationLimits) => new DiagnosticStore({ perCode: limits.maxDiagnosticsPerCode, total: limits.maxDiagnostics });
 
-export async function validateSource(source: BundleSource, benchmark: Benchmark, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
+/** Validation reads the ground truth through its index: the same lookups whichever the caller has. */
+const asIndex = (t: ValidationTarget): GroundTruthIndex => ("policyTable" in t ? indexBenchmark(t) : t);
+
+export async function validateSource(source: BundleSource, target: ValidationTarget, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
+  const benchmark = asIndex(target);
   const limits = resolveLimits(opts.zipLimits, opts.limits);
+  const keep = opts.keepPredictions !== false;
   const layout = mapLayout(
     source.files.map((f) => f.path),
     benchmark.capabilities.map((c) => c.spec),
@@ -77,24 +96,56 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
   const store = newStore(limits);
   store.addAll(layout.diagnostics);
   const byPath = new Map(source.files.map((f) => [f.path, f]));
-  const submission = emptySubmission(source.sha256);
+  const submission = emptySubmission("");
   const named = new Set<string>();
   const files = bundleFiles(byPath, named, limits);
   let records = 0;
+  /** The uuids admitted per capability whose files are read by records (coverage counts them). */
+  const admitted = new Map<string, Set<string>>();
 
-  for (const ref of layout.domainFiles) {
+  // Files of record-reading capabilities are checked apart (on worker threads when given and
+  // worth it), then absorbed and admitted here in bundle order: the report is the same either way.
+  const jobs = layout.domainFiles.map((ref) => {
     const cap = benchmark.capabilities.find((c) => c.spec.id === ref.capability.id)!;
-    const sink = new DiagnosticSink(ref.path, store);
-    const value = await readOutputsJson(byPath.get(ref.path)!, sink, limits, scorerOf(cap.spec.scorer).readsPythonValues);
-    if (value === undefined) continue;
-    const gtDomain = cap.domains.get(ref.domain);
-    if (!gtDomain) {
-      sink.error("unknown_domain", `domain ${preview(ref.domain)} has no ground truth in ${cap.spec.directory}; expected one of ${[...cap.domains.keys()].slice(0, 10).join(", ")}${cap.domains.size > 10 ? ", …" : ""}`);
-      continue;
+    const scorer = scorerOf(cap.spec.scorer);
+    const job = { path: ref.path, domain: ref.domain, domainKnown: cap.domains.has(ref.domain), pythonValues: scorer.readsPythonValues, keep, scorer: cap.spec.scorer };
+    return { ref, cap, scorer, job, file: byPath.get(ref.path)! };
+  });
+  const threaded = jobs.filter((j) => j.scorer.records);
+  const threadBytes = threaded.reduce((n, j) => n + j.file.size, 0);
+  const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits) : undefined;
+  const checks = new Map<string, Promise<OutputsFileCheck>>();
+  try {
+    // With threads, every file is queued at once (the threads, this one included, take them in
+    // turn); without, they are checked here one at a time, each read started a few files ahead.
+    if (threads) for (const j of threaded) checks.set(j.ref.path, threads.check(j.file, j.job));
+    const fileAt = readAhead(jobs.map((j) => (checks.has(j.ref.path) ? undefined : j.file)), READ_AHEAD, limits.maxFileBytes);
+    for (const [i, { ref, cap, scorer, job }] of jobs.entries()) {
+      const sink = new DiagnosticSink(ref.path, store);
+      if (scorer.records) {
+        const checked = await (checks.get(ref.path) ?? checkOutputsFile(fileAt(i), job, scorer.records, limits));
+        checks.delete(ref.path);
+        store.absorb(checked.diagnostics);
+        if (checked.outcome === "unknown-domain") sink.error("unknown_domain", unknownDomain(ref.domain, cap));
+        if (checked.outcome !== "read") continue;
+        const ids = admitted.get(cap.spec.id) ?? new Set<string>();
+        admitted.set(cap.spec.id, ids);
+        scorer.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission, ids });
+        records += checked.records;
+        continue;
+      }
+      const value = await readOutputsJson(fileAt(i), sink, limits, scorer.readsPythonValues);
+      if (value === undefined) continue;
+      if (!job.domainKnown) {
+        sink.error("unknown_domain", unknownDomain(ref.domain, cap));
+        continue;
+      }
+      // Oversize strings would reach prompts, storage and pages: refuse the file before any reader keeps one.
+      if (checkStringLimits(value, sink, limits) > 0) continue;
+      records += await scorer.readOutputs!({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission });
     }
-    // Oversize strings would reach prompts, storage and pages: refuse the file before any reader keeps one.
-    if (checkStringLimits(value, sink, limits) > 0) continue;
-    records += await scorerOf(cap.spec.scorer).readOutputs({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission });
+  } finally {
+    await threads?.close();
   }
 
   for (const file of layout.attachments) {
@@ -117,64 +168,48 @@ export async function validateSource(source: BundleSource, benchmark: Benchmark,
       message: `no prediction files found; expected <capability_dir>/<domain>.json with capability_dir one of ${benchmark.capabilities.map((c) => c.spec.directory).join(", ")}`,
     });
   }
+  // After the files were read: a folder's are hashed as they are read.
+  submission.sha256 = await source.sha256();
   const report = buildReport(
     benchmark,
-    { location: source.location, kind: source.kind, sha256: source.sha256, files: source.files.length },
+    { location: source.location, kind: source.kind, sha256: submission.sha256, files: source.files.length },
     store,
     submission,
     records,
     submission.metadata,
     opts,
+    admitted,
   );
-  return { report, submission };
+  return keep ? { report, submission } : { report };
 }
 
-/** Reads a file's bytes; a corrupt ZIP entry (e.g. sizes that lie) becomes an error, not a crash. */
-async function readEntry(file: BundleFile, sink: DiagnosticSink, maxBytes: number, limitName: string): Promise<Buffer | undefined> {
-  // The bundle refuses larger files when opened; this guards a caller that skipped that.
-  if (file.size > maxBytes) {
-    sink.error("file_too_large", `file is ${file.size} bytes; at most ${maxBytes} are allowed (limits.${limitName})`);
-    return undefined;
-  }
-  try {
-    return await file.read();
-  } catch (err) {
-    sink.error("unreadable_file", `cannot read this file from the bundle: ${preview(err instanceof Error ? err.message : String(err), 300)}`);
-    return undefined;
-  }
-}
+/** Files read ahead of their turn on this thread (bounded memory: `depth` files). */
+const READ_AHEAD = 4;
 
 /**
- * An outputs file's parsed JSON, or undefined with the reason in the sink. A byte scan bounds
- * depth, values and records before JSON.parse builds anything.
+ * The i-th file, its read started `depth` files before its turn. A file over `maxBytes` is
+ * never read ahead (it is refused unread); a failed read fails when its turn comes.
  */
-async function readOutputsJson(file: BundleFile, sink: DiagnosticSink, limits: ValidationLimits, pythonValues: boolean): Promise<unknown> {
-  const bytes = await readEntry(file, sink, limits.maxFileBytes, "maxFileBytes");
-  if (!bytes) return undefined;
-  return parseBounded(bytes, sink, limits, limits.maxRecordsPerFile, pythonValues);
+function readAhead(files: (BundleFile | undefined)[], depth: number, maxBytes: number): (i: number) => BundleFile {
+  const started = new Map<number, Promise<Buffer>>();
+  const start = (k: number) => {
+    const f = files[k];
+    if (!f || started.has(k) || f.size > maxBytes) return;
+    const p = f.read();
+    p.catch(() => {}); // awaited at its turn; until then not an unhandled rejection
+    started.set(k, p);
+  };
+  return (i) => {
+    for (let k = i; k <= i + depth; k++) start(k);
+    const p = started.get(i);
+    started.delete(i);
+    const f = files[i]!;
+    return p ? { ...f, read: () => p } : f;
+  };
 }
 
-function parseBounded(bytes: Buffer, sink: DiagnosticSink, limits: ValidationLimits, maxRecords: number, pythonValues: boolean): unknown {
-  const scan = scanJson(bytes, { maxDepth: limits.maxJsonDepth, maxValues: limits.maxValuesPerFile, maxRecords });
-  if (!scan.ok) {
-    const limitName = { too_deep: "maxJsonDepth", too_many_values: "maxValuesPerFile", too_many_records: "maxRecordsPerFile" }[scan.code];
-    const message = scan.code === "too_deep" ? `value nested more than ${limits.maxJsonDepth} levels deep; expected plain records, tool calls and answers` : `${scan.message} (limits.${limitName}); the file is not read`;
-    sink.error(scan.code, message, { path: scan.path, ...(scan.record !== undefined ? { record: scan.record } : {}) });
-    return undefined;
-  }
-  const json = readJson(bytes, { pythonValues });
-  if (!json.ok) {
-    sink.error(json.code, json.message);
-    return undefined;
-  }
-  if (json.hadBom) sink.warn("utf8_bom", "file starts with a UTF-8 byte order mark; ignored");
-  // Scoring recurses into arguments and answers (canonical JSON, prompts, storage): refuse what would overflow it.
-  const deep = tooDeepAt(json.value, limits.maxJsonDepth);
-  if (deep) {
-    sink.error("too_deep", `value nested more than ${limits.maxJsonDepth} levels deep; expected plain records, tool calls and answers`, { path: deep });
-    return undefined;
-  }
-  return json.value;
+function unknownDomain(domain: string, cap: { spec: { directory: string }; domains: Map<string, unknown> }): string {
+  return `domain ${preview(domain)} has no ground truth in ${cap.spec.directory}; expected one of ${[...cap.domains.keys()].slice(0, 10).join(", ")}${cap.domains.size > 10 ? ", …" : ""}`;
 }
 
 /** The submission's metadata, or null (with the reason in the sink) when it is refused or unreadable. */
@@ -221,19 +256,21 @@ async function readMetadata(file: BundleFile, sink: DiagnosticSink, limits: Vali
 }
 
 function buildReport(
-  benchmark: Benchmark,
+  benchmark: GroundTruthIndex,
   bundle: ValidationReport["bundle"],
   store: DiagnosticStore,
   predicted: Submission,
   records: number,
   metadata: Record<string, unknown> | null,
   opts: ValidateOptions,
+  admitted: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): ValidationReport {
   const s = summariseDiagnostics(store, opts.errorLimit ?? 1000);
-  const submitted = submittedCapabilities(predicted);
+  const submitted = new Set([...admitted.keys(), ...submittedCapabilities(predicted)]);
   const coverage: Record<string, CapabilityCoverage> = {};
+  const idsOf = (capability: string, scorer: ReturnType<typeof scorerOf>) => admitted.get(capability) ?? scorer.predicted?.(predicted, capability);
   for (const cap of benchmark.capabilities) {
-    const ids = scorerOf(cap.spec.scorer).predicted(predicted, cap.spec.id);
+    const ids = idsOf(cap.spec.id, scorerOf(cap.spec.scorer));
     const c: CapabilityCoverage = { directory: cap.spec.directory, label: cap.spec.label, submitted: ids !== undefined, expected: 0, predicted: 0, missing: 0, domains: {} };
     for (const [domain, gts] of cap.domains) {
       const missingUuids = gts.filter((g) => !ids?.has(g.uuid)).map((g) => g.uuid);
@@ -253,7 +290,7 @@ function buildReport(
       errors: s.errorCount,
       warnings: s.warningCount,
       records,
-      dialogues: [...predicted.capabilities.values(), ...predicted.outputs.values()].reduce((n, m) => n + m.size, 0),
+      dialogues: [...admitted.values(), ...predicted.outputs.values()].reduce((n, m) => n + m.size, 0),
       submittedCapabilities: benchmark.capabilities.map((c) => c.spec.id).filter((id) => submitted.has(id)),
     },
     errors: s.errors,

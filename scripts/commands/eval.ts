@@ -8,7 +8,6 @@
  */
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Command } from "commander";
 import { stringify as stringifyYaml } from "yaml";
 import { formatDiagnostic } from "../../lib/formats/diagnostic";
 import { parseEvalConfig, resolveFrom, type EvalConfig, type JudgeConfig } from "../../lib/formats/eval-config";
@@ -33,21 +32,6 @@ export interface EvalFlags {
   /** NAT's workflow_output.json (or any outputs file): the agent's answers and trajectories. */
   workflowOutput?: string;
   compat?: string;
-}
-
-export function registerEvalCommand(program: Command): void {
-  program
-    .command("eval")
-    .description("run NVIDIA-style evaluators (qa, trajectory, report) over a dataset and the agent's outputs")
-    .requiredOption("--config <file>", "eval.yaml, or NAT's agent config with an eval: block (eval.general, eval.evaluators, llms)")
-    .option("--only <methods>", 'DATASET_FILTER as a flag: "all" (the default) or a list such as qa,trajectory')
-    .option("--output <dir>", "output folder (overrides output_dir / outputDir in the config)")
-    .option("--workflow-output <file>", "the agent's outputs: NAT's workflow_output.json (default: <output folder>/workflow_output.json when the config names none)")
-    .option("--compat <mode>", 'scoring conventions: "nat" reproduces NAT\'s numbers (errors as 0.0, 2-decimal averages, NAT\'s prompts and reply parsing); "none" (the default) is Agentboard\'s')
-    .option("--quiet", "no progress on stderr")
-    .action(async (flags: EvalFlags) => {
-      process.exitCode = await evalCommand(flags);
-    });
 }
 
 /** A path as the user would type it: relative below the working directory, absolute elsewhere. */
@@ -179,23 +163,25 @@ function effectiveConfig(config: EvalConfig, configFile: string, outDir: string,
   };
 }
 
-const f4 = (x: number | null) => (x === null ? "—" : x.toFixed(4));
+/** A 0–1 score on the board's 0–100 scale, one decimal (the output files keep NAT's 0–1). */
+const pct = (x: number | null) => (x === null ? "—" : (100 * x).toFixed(1));
 
 export function renderEvalTable(run: EvalRun, outDir: string): string {
-  const rows: string[][] = [["Evaluator", "Kind", "Judge", "Avg score (0-1)", "Scored", "Skipped", "Errors", "File"]];
+  const rows: string[][] = [["Evaluator", "Kind", "Judge", "Score (0-100)", "Scored", "Skipped", "Errors", "File"]];
   for (const e of run.evaluators) {
-    rows.push([e.name, e.kind, e.judge, f4(e.summary.averageScore), String(e.summary.nScored), String(e.summary.nSkipped), String(e.summary.nError), evaluatorOutputFile(e)]);
+    rows.push([e.name, e.kind, e.judge, pct(e.summary.averageScore), String(e.summary.nScored), String(e.summary.nSkipped), String(e.summary.nError), evaluatorOutputFile(e)]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const numeric = new Set([3, 4, 5, 6]);
   const line = (r: string[]) => r.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
   const out = [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)];
   for (const e of run.evaluators) {
-    for (const [k, v] of Object.entries(e.summary.subScores)) out.push(`${e.name}: average ${k} score ${f4(v)}`);
+    for (const [k, v] of Object.entries(e.summary.subScores)) out.push(`${e.name}: average ${k} score ${pct(v)}`);
   }
   const l = run.latency.perItem;
   const s = (x: number | null) => (x === null ? "—" : `${x.toFixed(2)}s`);
   out.push(l.n ? `Average Latency: ${s(l.average)} (the agent's, from its recorded events; p50 ${s(l.p50)}, p95 ${s(l.p95)}) over ${l.n} of ${run.latency.items.length} item(s)` : "Average Latency: — (no event timestamps in the agent's outputs)");
+  out.push("Scores are 0-100 as the leaderboard shows them; average_score in the output files stays 0-1, as NAT writes it.");
   out.push(`Outputs: ${rel(outDir)}`);
   return out.join("\n") + "\n";
 }

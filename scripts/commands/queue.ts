@@ -12,7 +12,7 @@ import { createScoringDeps } from "../../lib/submissions/scoring-deps";
 import { runWorker } from "../../lib/submissions/worker";
 import { CliError, usageError } from "./cli-errors";
 import { judgeSettingsOrFail } from "./judge-options";
-import { loadBenchmarkOrFail } from "./load";
+import { bundleOrFail, loadBenchmarkOrFail } from "./load";
 import { githubIntake, startGitHubPass } from "./github";
 
 export interface SubmitFlags {
@@ -25,6 +25,7 @@ export interface SubmitFlags {
 }
 
 export async function submitCommand(bundle: string, flags: SubmitFlags): Promise<number> {
+  await bundleOrFail(bundle);
   const db = openDatabase(flags.db);
   try {
     const { versionId } = await registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date() }).catch((err: unknown) => {
@@ -39,10 +40,32 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
     };
     const out = await ingestBundle(db, { versionId, bundlePath: path.resolve(bundle), source: "local", sourceRef: path.resolve(bundle), actor: "cli", run, ...(flags.agent ? { metadata: { agentName: flags.agent } } : {}) }, () => new Date());
     process.stdout.write(`${JSON.stringify(out)}\n`);
+    process.stderr.write(submitNextSteps(out, { bundle, benchmark: flags.benchmark, db: flags.db, publicUrl: process.env.AGENTBOARD_PUBLIC_URL }));
     return out.state === "invalid" ? 1 : 0;
   } finally {
     db.$client.close();
   }
+}
+
+/**
+ * What happens next, for the person who ran `submit` (stdout keeps the one JSON line for
+ * scripts): a worker scores a queued submission, here is the command that runs one, and the
+ * entry's page (a maintainer's until it is approved and published).
+ */
+export function submitNextSteps(out: { submissionId: number; created: boolean; state: string }, at: { bundle: string; benchmark: string; db?: string; publicUrl?: string }): string {
+  const page = `${(at.publicUrl?.trim() ?? "").replace(/\/+$/, "")}/submissions/${out.submissionId}`;
+  const db = at.db ? ` --db ${at.db}` : "";
+  if (out.state === "invalid") {
+    return `Submission ${out.submissionId} is invalid and will not be scored; \`npx agentboard validate ${at.bundle} --benchmark ${at.benchmark}\` lists what to fix.\n`;
+  }
+  const head = out.created ? `Submission ${out.submissionId} is ${out.state}.` : `This bundle was already submitted: submission ${out.submissionId}, ${out.state}.`;
+  if (out.state !== "queued") return `${head}\nIts page: ${page}\n`;
+  return [
+    `${head} A worker scores it next; if none is running, start one:`,
+    `  npx agentboard worker${db} --until-idle`,
+    `Watch it at ${page} (visible to a signed-in maintainer until it is approved and published; /queue shows its place).`,
+    "",
+  ].join("\n");
 }
 
 export interface WorkerFlags {

@@ -6,20 +6,19 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Benchmark } from "../../lib/benchmark/load-benchmark";
-import { loadGroundTruthStore } from "../../lib/replay/groundtruth-file";
-import { createMcpReplay } from "../../lib/replay/mcp-replay";
+import type { BenchmarkSpec } from "../../lib/benchmark/spec";
 import { createNoReplay, createRecordedReplay } from "../../lib/replay/recorded-replay";
 import type { ReplayPort } from "../../lib/replay/replay-port";
 import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
 import { createGrader, recordedJudge, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
 import { isUnjudged } from "../../lib/scoring/item-result";
-import { scoreBundle } from "../../lib/scoring/score-bundle";
+import { scoreBundle, type ScoreBundleDeps } from "../../lib/scoring/score-bundle";
 import { buildVakraOutputs } from "../../lib/scoring/vakra-output";
 import { renderReportMarkdown } from "../../lib/validate/report";
 import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
 import { judgeSettingsOrFail } from "./judge-options";
-import { loadBenchmarkOrFail } from "./load";
+import { bundleOrFail, loadBenchmarkOrFail, loadSpecOrFail, scoreThreads } from "./load";
 import { createProgress } from "./progress";
 
 export interface ScoreFlags extends JudgeFlags {
@@ -32,50 +31,70 @@ export interface ScoreFlags extends JudgeFlags {
 }
 
 /** `--replay`, defaulting to MCP replay wherever the benchmark declares tool servers. */
-export async function replayFromOption(mode: string | undefined, benchmark: Benchmark, concurrency?: string): Promise<ReplayPort> {
-  const declared = benchmark.capabilities.some((c) => c.spec.environment);
+export function replayModeOf(mode: string | undefined, spec: BenchmarkSpec): "mcp" | "recorded" | "none" {
+  const declared = spec.capabilities.some((c) => c.environment);
   const chosen = mode ?? (declared ? "mcp" : "recorded");
-  if (chosen === "recorded") return createRecordedReplay();
-  if (chosen === "none") return createNoReplay();
-  if (chosen !== "mcp") throw usageError(`--replay must be "mcp", "recorded" or "none", got "${chosen}"`);
-  if (!declared) throw usageError("--replay mcp needs tool servers: this benchmark declares no capabilities[].environment");
+  if (chosen !== "mcp" && chosen !== "recorded" && chosen !== "none") throw usageError(`--replay must be "mcp", "recorded" or "none", got "${chosen}"`);
+  if (chosen === "mcp" && !declared) throw usageError("--replay mcp needs tool servers: this benchmark declares no capabilities[].environment");
+  return chosen;
+}
+
+export async function replayFor(mode: "mcp" | "recorded" | "none", benchmark: Benchmark, concurrency?: string): Promise<ReplayPort> {
+  if (mode === "recorded") return createRecordedReplay();
+  if (mode === "none") return createNoReplay();
   const n = Number(concurrency ?? 16);
   if (!Number.isInteger(n) || n < 1) throw usageError("--replay-concurrency must be a positive integer");
+  // The MCP SDK is loaded only for MCP replay.
+  const [{ loadGroundTruthStore }, { createMcpReplay }] = await Promise.all([import("../../lib/replay/groundtruth-file"), import("../../lib/replay/mcp-replay")]);
   const { store, note } = await loadGroundTruthStore(benchmark);
   process.stderr.write(`${note}\n`);
   return createMcpReplay(benchmark, { concurrency: n, groundTruth: store });
 }
 
 export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<number> {
-  const benchmark = await loadBenchmarkOrFail(flags.benchmark);
-  const settings = judgeSettingsOrFail({ flags, env: process.env, config: benchmark.spec.judge });
+  await bundleOrFail(bundle);
+  const { spec } = await loadSpecOrFail(flags.benchmark);
+  const settings = judgeSettingsOrFail({ flags, env: process.env, config: spec.judge });
+  const mode = replayModeOf(flags.replay, spec);
+  // Offline judging and replay: worker threads score shards from the start, while this thread
+  // loads the ground truth and validates (score-threads.ts).
+  const threads = settings.kind === "rules" && mode !== "mcp" ? await scoreThreads(flags.benchmark, bundle, settings, mode) : undefined;
   const grader = createGrader(settings, { cache: createMemoryGradeCache() });
-  const replay = await replayFromOption(flags.replay, benchmark, flags.replayConcurrency);
   try {
-    const run = await scoreBundle(benchmark, bundle, { grader, judge: recordedJudge(settings), replay, ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
-    if (run.kind !== "scored") {
-      process.stderr.write(renderReportMarkdown(run.report));
-      throw new CliError(`bundle is invalid (${run.report.summary.errors} error(s)); nothing was scored`, 1);
+    const benchmark = await loadBenchmarkOrFail(flags.benchmark);
+    const replay = await replayFor(mode, benchmark, flags.replayConcurrency);
+    try {
+      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: recordedJudge(settings), replay, ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
+    } finally {
+      await replay.close();
     }
-    const { results } = run;
-    if (flags.out) {
-      await mkdir(path.dirname(path.resolve(flags.out)), { recursive: true });
-      await writeFile(flags.out, JSON.stringify(results, null, 2) + "\n");
-    }
-    if (flags.vakraOut) {
-      await mkdir(flags.vakraOut, { recursive: true });
-      const outputs = buildVakraOutputs(benchmark, run.submission, results.items, { groundTruth: flags.benchmark, predictions: bundle });
-      for (const o of outputs) await writeFile(path.join(flags.vakraOut, o.file), JSON.stringify(o.document, null, 2) + "\n");
-    }
-    process.stdout.write(renderCapabilityTable(results));
-    const errors = results.items.filter(isUnjudged).length;
-    if (errors > 0) {
-      process.stderr.write(`warning: ${errors} item(s) could not be judged or replayed; the run is incomplete and cannot be published until rescored\n`);
-      return 3;
-    }
-    if (run.report.summary.warnings > 0) process.stderr.write(`note: the bundle had ${run.report.summary.warnings} validation warning(s); run "validate" to see them\n`);
-    return 0;
   } finally {
-    await replay.close();
+    await threads?.close();
   }
+}
+
+async function scoreAndReport(benchmark: Benchmark, bundle: string, flags: ScoreFlags, deps: ScoreBundleDeps): Promise<number> {
+  const run = await scoreBundle(benchmark, bundle, deps);
+  if (run.kind !== "scored") {
+    process.stderr.write(renderReportMarkdown(run.report));
+    throw new CliError(`bundle is invalid (${run.report.summary.errors} error(s)); nothing was scored`, 1);
+  }
+  const { results } = run;
+  if (flags.out) {
+    await mkdir(path.dirname(path.resolve(flags.out)), { recursive: true });
+    await writeFile(flags.out, JSON.stringify(results, null, 2) + "\n");
+  }
+  if (flags.vakraOut) {
+    await mkdir(flags.vakraOut, { recursive: true });
+    const outputs = buildVakraOutputs(benchmark, run.submission, results.items, { groundTruth: flags.benchmark, predictions: bundle });
+    for (const o of outputs) await writeFile(path.join(flags.vakraOut, o.file), JSON.stringify(o.document, null, 2) + "\n");
+  }
+  process.stdout.write(renderCapabilityTable(results));
+  const errors = results.items.filter(isUnjudged).length;
+  if (errors > 0) {
+    process.stderr.write(`warning: ${errors} item(s) could not be judged or replayed; the run is incomplete and cannot be published until rescored\n`);
+    return 3;
+  }
+  if (run.report.summary.warnings > 0) process.stderr.write(`note: the bundle had ${run.report.summary.warnings} validation warning(s); run "validate" to see them\n`);
+  return 0;
 }

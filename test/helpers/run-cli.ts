@@ -1,8 +1,15 @@
-/** Runs `scripts/cli.ts` as its own process (asynchronously, so fake servers in this process keep answering). */
+/**
+ * Runs the `agentboard` command as a user does (package.json "bin": the launcher, which runs
+ * the bundle vitest's global setup built from the current source) as its own process,
+ * asynchronously, so fake servers in this process keep answering.
+ */
 import { spawn } from "node:child_process";
 import path from "node:path";
 
 export const REPO = path.resolve(import.meta.dirname, "../..");
+
+/** node and its arguments for `agentboard …` (spawn(process.execPath, [...AGENTBOARD, ...args])). */
+export const AGENTBOARD = [path.join(REPO, "scripts/agentboard.mjs")];
 
 export interface CliRun {
   code: number | null;
@@ -12,7 +19,7 @@ export interface CliRun {
 
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO, "scripts/cli.ts"), ...args], { cwd: REPO, env: { ...process.env, FORCE_COLOR: "0", ...env } });
+    const child = spawn(process.execPath, [...AGENTBOARD, ...args], { cwd: REPO, env: { ...process.env, FORCE_COLOR: "0", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

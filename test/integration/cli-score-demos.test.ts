@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { AGENTBOARD } from "../helpers/run-cli";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "agentboard-cli-demos-"));
@@ -15,7 +16,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function score(benchmark: string, agent: string): Promise<{ code: number | null; stdout: string; stderr: string; results: { overall: { score: number }; capabilities: Record<string, { score: number; submitted: boolean }> } }> {
   const out = path.join(work, `${path.basename(benchmark)}-${agent}.json`);
-  const args = ["--import", "tsx", "scripts/cli.ts", "score", path.join(benchmark, "submissions", agent), "--benchmark", benchmark, "--quiet", "--out", out];
+  const args = [...AGENTBOARD, "score", path.join(benchmark, "submissions", agent), "--benchmark", benchmark, "--quiet", "--out", out];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, FORCE_COLOR: "0" } });
     let stdout = "";

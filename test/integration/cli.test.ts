@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { AGENTBOARD } from "../helpers/run-cli";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const benchmark = "test/fixtures/mini-benchmark";
@@ -13,7 +14,7 @@ const work = mkdtempSync(path.join(tmpdir(), "agentboard-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+  const r = spawnSync(process.execPath, [...AGENTBOARD, ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -117,9 +118,80 @@ describe("agentboard validate", () => {
     }
   });
 
-  it("reports a missing bundle as an invalid bundle naming it", () => {
-    const r = cli("validate", "test/fixtures/nowhere.zip", "--benchmark", benchmark);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain("bundle_not_found");
+  it("reports a missing bundle as a usage error (exit 2) naming it", () => {
+    for (const command of ["validate", "score", "submit"]) {
+      const r = cli(command, "test/fixtures/nowhere.zip", "--benchmark", benchmark, ...(command === "submit" ? ["--db", path.join(work, "never.db")] : []));
+      expect(r.code, command).toBe(2);
+      expect(r.stderr, command).toContain("bundle not found: test/fixtures/nowhere.zip");
+      expect(r.stdout, command).toBe("");
+      noStackTrace(r.stderr);
+    }
+  });
+});
+
+describe("agentboard command line", () => {
+  it("reports a mistyped required option as unknown, with the option it resembles", () => {
+    const r = cli("validate", good, "--benchmrk", benchmark);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--benchmrk'");
+    expect(r.stderr).toContain("(Did you mean --benchmark?)");
+    expect(r.stderr).not.toContain("required option");
+    // A required option that is simply missing is still named as such.
+    const missing = cli("score", good);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--benchmark <dir>' not specified");
+  });
+
+  it("prints the package version and the commit it was built from", () => {
+    const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { version: string };
+    const r = cli("--version");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^agentboard ${pkg.version.replace(/\./g, "\\.")} \\(commit [0-9a-f]{7,}( with local changes)?\\)\n$`));
+    expect(cli("-V").stdout).toBe(r.stdout);
+  });
+
+  it("runs the bundle built from the current source (no fallback to tsx)", () => {
+    const help = cli("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: agentboard [options] [command]");
+    expect(help.stderr).toBe("");
+    const direct = spawnSync(process.execPath, [path.join(repo, "dist/cli/cli.mjs"), "validate", "--help"], { cwd: repo, encoding: "utf8" });
+    expect(direct.status).toBe(0);
+    expect(direct.stdout).toContain("--no-cache");
+  });
+
+  it("loads only what a command needs: --help, --version and validate never load the MCP SDK, octokit, drizzle, the database or next", () => {
+    const build = JSON.parse(readFileSync(path.join(repo, "dist/cli/build.json"), "utf8")) as { chunks: Record<string, string[]> };
+    const heavy = ["@modelcontextprotocol/sdk", "octokit", "@octokit/core", "drizzle-orm", "better-sqlite3", "next"];
+    const loaded = (...args: string[]) => {
+      const trace = path.join(work, `loads-${args[0]}.txt`);
+      const r = spawnSync(process.execPath, ["--import", path.join(repo, "test/helpers/trace-loads.mjs"), ...AGENTBOARD, ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, AGENTBOARD_TRACE_LOADS: trace } });
+      expect(r.status, r.stderr).toBeLessThan(2);
+      const chunks = readFileSync(trace, "utf8").split("\n").filter((u) => u.includes("/dist/cli/")).map((u) => path.basename(new URL(u).pathname));
+      expect(chunks.length).toBeGreaterThan(0);
+      return new Set(chunks.flatMap((c) => build.chunks[c] ?? []));
+    };
+    for (const args of [["--help"], ["--version"], ["validate", good, "--benchmark", benchmark]]) {
+      const packages = loaded(...args);
+      for (const h of heavy) expect(packages.has(h), `${args[0]} loads ${h}`).toBe(false);
+    }
+    // The trace sees them where they are used: submit opens the database.
+    expect(loaded("submit", good, "--benchmark", benchmark, "--db", path.join(work, "trace.db")).has("drizzle-orm")).toBe(true);
+  });
+
+  it("submit says a worker scores the entry next, how to run one, and where to watch it", () => {
+    const db = path.join(work, "submit.db");
+    const r = cli("submit", good, "--benchmark", benchmark, "--db", db);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { submissionId: number; created: boolean; state: string };
+    expect(out).toMatchObject({ created: true, state: "queued" });
+    expect(r.stderr).toContain(`Submission ${out.submissionId} is queued. A worker scores it next`);
+    expect(r.stderr).toContain(`npx agentboard worker --db ${db} --until-idle`);
+    expect(r.stderr).toContain(`Watch it at /submissions/${out.submissionId} (visible to a signed-in maintainer until it is approved and published`);
+    const again = cli("submit", good, "--benchmark", benchmark, "--db", db);
+    expect(again.stderr).toContain(`already submitted: submission ${out.submissionId}, queued`);
+    const bad = cli("submit", invalid, "--benchmark", benchmark, "--db", db);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`npx agentboard validate ${invalid} --benchmark ${benchmark}`);
   });
 });

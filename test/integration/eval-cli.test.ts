@@ -33,10 +33,10 @@ describe("eval on the offline demo", () => {
 
   it("exits 0 and prints the table with hand-checked averages", () => {
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^qa\s+qa\s+rules\s+0\.7000\s+5\s+5\s+0\s+qa_output\.json$/m);
-    expect(run.stdout).toMatch(/^trajectory\s+trajectory\s+rules\s+0\.7393\s+4\s+6\s+0\s+trajectory_output\.json$/m);
-    expect(run.stdout).toMatch(/^report\s+report\s+rules\s+0\.6094\s+2\s+8\s+0\s+report_output\.json$/m);
-    expect(run.stdout).toContain("report: average vlm_field score 0.3939");
+    expect(run.stdout).toMatch(/^qa\s+qa\s+rules\s+70\.0\s+5\s+5\s+0\s+qa_output\.json$/m);
+    expect(run.stdout).toMatch(/^trajectory\s+trajectory\s+rules\s+73\.9\s+4\s+6\s+0\s+trajectory_output\.json$/m);
+    expect(run.stdout).toMatch(/^report\s+report\s+rules\s+60\.9\s+2\s+8\s+0\s+report_output\.json$/m);
+    expect(run.stdout).toContain("report: average vlm_field score 39.4");
     expect(run.stdout).toContain("Average Latency: 9.30s (the agent's, from its recorded events; p50 5.50s, p95 25.50s) over 10 of 10 item(s)");
     expect(run.stderr).toMatch(/evaluating 30\/30 \(100%\)/);
   });
@@ -202,7 +202,7 @@ describe("eval with an LLM judge", () => {
     const r = await cli(["eval", "--config", path.join(dir, "eval.yaml"), "--output", out, "--quiet"], { EVAL_TEST_KEY: "sk-test" });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("warning: 1 item(s) could not be evaluated");
-    expect(r.stdout).toMatch(/^qa\s+qa\s+openai:grader\s+0\.9000\s+1\s+0\s+1\s/m);
+    expect(r.stdout).toMatch(/^qa\s+qa\s+openai:grader\s+90\.0\s+1\s+0\s+1\s/m);
     const items = byId(readJson(path.join(out, "qa_output.json")));
     expect(items.get("fine")).toMatchObject({ status: "scored", score: 0.9, reasoning: { reasoning: "three is 3", question: "How many forklifts?", generated_answer: "three", ground_truth: "3" } });
     expect(items.get("broken")).toMatchObject({ status: "error", score: null, error: "judge failed after 1 attempts: HTTP 503" });

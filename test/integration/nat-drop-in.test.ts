@@ -66,7 +66,7 @@ describe("the seed's config, datasets and metrics, verbatim", () => {
     expect(run.stderr).not.toMatch(/^error/m);
     expect(run.code).toBe(0);
     for (const k of ["general", "functions", "workflow"]) expect(run.stderr).toContain(`config.yml: ${k} is NAT's and means nothing offline; ignored`);
-    expect(run.stdout).toMatch(/^qa_evaluator\s+qa\s+openai:nvidia\/llama-3\.3-nemotron-super-49b-v1\.5\s+0\.8000\s+2\s+3\s+0\s+qa_evaluator_output\.json$/m);
+    expect(run.stdout).toMatch(/^qa_evaluator\s+qa\s+openai:nvidia\/llama-3\.3-nemotron-super-49b-v1\.5\s+80\.0\s+2\s+3\s+0\s+qa_evaluator_output\.json$/m);
   });
 
   it("writes the QA output as the seed shows it", () => {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENTBOARD } from "../helpers/run-cli";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-crash-"));
@@ -25,8 +26,8 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, AGENTBOARD_JUDGE_BASE_URL: judgeUrl } });
-const worker = (db: string) => spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "worker", "--db", db, "--until-idle"], { cwd: repo, detached: true, stdio: "ignore", env: { ...process.env, AGENTBOARD_JUDGE_BASE_URL: judgeUrl } });
+const cli = (...args: string[]) => spawnSync(process.execPath, [...AGENTBOARD, ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, AGENTBOARD_JUDGE_BASE_URL: judgeUrl } });
+const worker = (db: string) => spawn(process.execPath, [...AGENTBOARD, "worker", "--db", db, "--until-idle"], { cwd: repo, detached: true, stdio: "ignore", env: { ...process.env, AGENTBOARD_JUDGE_BASE_URL: judgeUrl } });
 const exited = (p: ChildProcess) => new Promise<number | null>((resolve) => (p.exitCode !== null ? resolve(p.exitCode) : p.once("exit", (code) => resolve(code))));
 
 function snapshot(file: string) {

@@ -5,9 +5,11 @@
  * scoring its items all dispatch through `registry.ts` by `capabilities[].scorer`: no other
  * module branches on the kind of a capability.
  */
+import type { IndexedCapability } from "../../benchmark/capability-data";
 import type { Benchmark, CapabilityData } from "../../benchmark/load-benchmark";
 import type { CapabilitySpec } from "../../benchmark/spec";
 import type { DiagnosticSink } from "../../formats/diagnostic";
+import type { PredictedDialogue } from "../../formats/dialogue";
 import type { FileSource } from "../../formats/eval-load";
 import type { ReplayPort } from "../../replay/replay-port";
 import type { Submission } from "../../validate/validate-bundle";
@@ -40,7 +42,7 @@ export interface LoadContext {
 
 /** One outputs file of a bundle, parsed, to validate and add to the submission. */
 export interface OutputsFile {
-  cap: CapabilityData;
+  cap: IndexedCapability;
   domain: string;
   /** Path inside the bundle. */
   file: string;
@@ -50,6 +52,42 @@ export interface OutputsFile {
   source: FileSource;
   /** The submission being read, added to in place. */
   submission: Submission;
+}
+
+/** One record of a waterfall outputs file as read on its own: what admitting it needs, and the dialogue when kept. */
+export interface DialogueRead {
+  record: number;
+  uuid: string;
+  status: "success" | "error";
+  turnIds: number[];
+  /** The prediction starts with the environment's own prelude call (get_data for this uuid). */
+  prelude: boolean;
+  dialogue?: PredictedDialogue;
+}
+
+/** What admitting one file's records needs: the ground truth, where they were read, and the submission so far. */
+export interface AdmitInput {
+  cap: IndexedCapability;
+  domain: string;
+  /** Path inside the bundle. */
+  file: string;
+  reads: DialogueRead[];
+  sink: DiagnosticSink;
+  /** The submission being read: its buckets get the admitted dialogues that were kept. */
+  submission: Submission;
+  /** The uuids admitted for the capability so far (coverage), added to in place. */
+  ids: Set<string>;
+}
+
+/**
+ * readOutputs in two halves, for scorers whose outputs files can be read apart from each
+ * other (on worker threads): `read` needs only the file; `admit` checks the records against
+ * the ground truth and the files before it (duplicates), in bundle order.
+ */
+export interface RecordReader {
+  /** The file's records; `keep` keeps each record's dialogue (scoring needs it, validation alone does not). */
+  read(value: unknown, sink: DiagnosticSink, domain: string, keep: boolean): DialogueRead[];
+  admit(input: AdmitInput): void;
 }
 
 export interface ScoreContext {
@@ -64,6 +102,11 @@ export interface ScoreContext {
 export interface ItemTask {
   capability: string;
   uuid: string;
+  /**
+   * Items that can be scored apart, on a worker thread (score-threads.ts), share a shard: the
+   * ground-truth file (domain) they come from. Absent: scored on the calling thread.
+   */
+  shard?: string;
   run(): Promise<ItemResult>;
 }
 
@@ -81,10 +124,16 @@ export interface CapabilityScorer {
   readonly readsPythonValues: boolean;
   /** Reads the capability's ground truth; undefined when problems were recorded. */
   load(ctx: LoadContext): Promise<CapabilityData | undefined>;
+  /**
+   * How outputs files are read: `records`, when they can be read apart from each other (on
+   * worker threads; validation then counts the admitted ids itself), else `readOutputs` and
+   * `predicted`.
+   */
+  readonly records?: RecordReader;
   /** Reads one outputs file into the submission; returns the number of records it held. */
-  readOutputs(file: OutputsFile): Promise<number>;
+  readOutputs?(file: OutputsFile): Promise<number>;
   /** The ids the submission predicted for the capability; undefined when it was not submitted. */
-  predicted(submission: Submission, capability: string): ReadonlySet<string> | undefined;
+  predicted?(submission: Submission, capability: string): ReadonlySet<string> | undefined;
   /** The capability's items to score, in ground-truth order. */
   tasks(cap: CapabilityData, ctx: ScoreContext): ItemTask[];
   /** An item's ground truth for the item view; null when the capability has no such item. */

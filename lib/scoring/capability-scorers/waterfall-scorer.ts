@@ -10,12 +10,13 @@ import { leadingCallsDropped } from "../../benchmark/spec";
 import { resolvePolicy } from "../../benchmark/policy";
 import type { DiagnosticSink } from "../../formats/diagnostic";
 import type { GroundTruthDialogue, PredictedDialogue, Turn } from "../../formats/dialogue";
-import { readGroundTruthFile, readPredictionFile } from "../../formats/read-dialogues";
+import { readGroundTruthFile } from "../../formats/read-dialogues";
 import type { ReplayOutcome } from "../../replay/replay-port";
 import { compareToolCalls, sequentialSteps } from "../evaluators/trajectory-compare";
 import { itemKey, waterfallBucket, type ItemStatus, type TrajectoryDiagnostic, type TurnTrace, type WaterfallItemResult } from "../item-result";
 import { runWaterfall, type TurnScore } from "../waterfall";
 import type { CapabilityScorer, ScoreContext } from "./capability-scorer";
+import { dialogueRecords } from "./dialogue-records";
 
 export const waterfallScorer: CapabilityScorer = {
   name: "waterfall",
@@ -45,45 +46,14 @@ export const waterfallScorer: CapabilityScorer = {
     return data;
   },
 
-  async readOutputs({ cap: anyCap, domain, file, value, sink, submission }) {
-    const cap = dialogueCapability(anyCap);
-    const bucket = submission.capabilities.get(cap.spec.id) ?? new Map<string, PredictedDialogue>();
-    submission.capabilities.set(cap.spec.id, bucket);
-    for (const { record, dialogue: d } of readPredictionFile(value, sink, { fileDomain: domain })) {
-      const where = { record, uuid: d.uuid };
-      const key = itemKey(cap.spec.id, d.uuid);
-      const prior = submission.origins.get(key);
-      if (prior) {
-        sink.error("duplicate_uuid", `uuid already predicted at ${prior}; expected each uuid once per capability`, { ...where, path: `$[${record}].uuid` });
-        continue;
-      }
-      submission.origins.set(key, `${file} record ${record}`);
-      const gt = cap.byUuid.get(d.uuid);
-      if (!gt) {
-        sink.error("unknown_uuid", `uuid is not in the ground truth of ${cap.spec.directory}`, { ...where, path: `$[${record}].uuid` });
-        continue;
-      }
-      if (gt.domain !== domain) {
-        sink.error("wrong_domain_file", `uuid belongs to domain "${gt.domain}"; expected it in ${gt.domain}.json`, { ...where, path: `$[${record}].uuid` });
-        continue;
-      }
-      checkTurns(d, gt.turns[gt.turns.length - 1]!.turnId, sink, record);
-      bucket.set(d.uuid, d);
-    }
-    return Array.isArray(value) ? value.length : 0;
-  },
-
-  predicted(submission, capability) {
-    const m = submission.capabilities.get(capability);
-    return m ? new Set(m.keys()) : undefined;
-  },
+  records: dialogueRecords,
 
   tasks(anyCap, ctx) {
     const cap = dialogueCapability(anyCap);
     const predicted = ctx.submission.capabilities.get(cap.spec.id);
     const tasks = [];
-    for (const gts of cap.domains.values()) {
-      for (const gt of gts) tasks.push({ capability: cap.spec.id, uuid: gt.uuid, run: () => scoreDialogue(cap, gt.uuid, predicted?.get(gt.uuid), ctx) });
+    for (const [domain, gts] of cap.domains) {
+      for (const gt of gts) tasks.push({ capability: cap.spec.id, uuid: gt.uuid, shard: domain, run: () => scoreDialogue(cap, gt.uuid, predicted?.get(gt.uuid), ctx) });
     }
     return tasks;
   },
@@ -121,23 +91,6 @@ function fillInstructions(dialogues: GroundTruthDialogue[], input: unknown, sink
     filled++;
   }
   if (filled) sink.warn("policy_from_input", `${filled} dialogue(s) take their additional_instructions from the input file, as VAKRA's data keeps them there`);
-}
-
-/** Only the last ground-truth turn is scored: say so when the prediction cannot be paired with it. */
-function checkTurns(d: PredictedDialogue, lastTurnId: number, sink: DiagnosticSink, record: number): void {
-  const where = { record, uuid: d.uuid, path: `$[${record}].output` };
-  if (d.status === "error" || d.turns.length === 0) return;
-  if (!d.turns.some((t) => t.turnId === lastTurnId)) {
-    if (d.turns.length === 1) {
-      sink.warn("turn_id_mismatch", `predicted turn_id ${d.turns[0]!.turnId} differs from the last ground-truth turn ${lastTurnId}; the single predicted turn is scored as turn ${lastTurnId}`, where);
-    } else {
-      sink.warn("last_turn_missing", `no predicted turn has turn_id ${lastTurnId} (the scored ground-truth turn); the dialogue scores 0`, where);
-    }
-  }
-  const first = d.turns[0]?.calls[0];
-  if (first?.name === "get_data" && first.arguments.tool_universe_id === d.uuid) {
-    sink.warn("prelude_in_prediction", "prediction starts with get_data(tool_universe_id=<uuid>), which the environment calls before the agent starts", { ...where, path: `$[${record}].output[0].sequence.tool_call[0]` });
-  }
 }
 
 function trajectoryDiagnostic(predicted: Turn["calls"], expected: Turn["calls"]): TrajectoryDiagnostic {

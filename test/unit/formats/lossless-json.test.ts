@@ -1,10 +1,12 @@
 /** JSON read as Python's json.loads reads it, and rendered as Python's str() renders it. */
 import { describe, expect, it } from "vitest";
-import { JsonNumber, KEY_ORDER, mayLoseFidelity, orderedKeys, parseLosslessJson, toPlainJson } from "@/lib/formats/lossless-json";
+import { JsonNumber, KEY_ORDER, orderedKeys, parseLosslessJson, toPlainJson } from "@/lib/formats/lossless-json";
 import { pythonFloatRepr, pythonStr } from "@/lib/formats/python-str";
-import { readJson } from "@/lib/formats/read-json";
+import { mayLoseFidelity as mayLoseBytes, readJson } from "@/lib/formats/read-json";
+import { createRng } from "@/lib/aggregate/rng";
 
 const py = (text: string) => pythonStr(parseLosslessJson(text));
+const mayLoseFidelity = (text: string) => mayLoseBytes(Buffer.from(text));
 
 describe("parseLosslessJson", () => {
   it("gives JSON.parse's values where nothing is lost", () => {
@@ -48,7 +50,62 @@ describe("parseLosslessJson", () => {
     expect(mayLoseFidelity('[{"a": 1.5, "b": "text", "c": 12}]')).toBe(false);
     for (const t of ["[1.0]", "[2.50e3]", "[12345678901234567]", '{"1": 0}', "[-0]", "[NaN]"]) expect(mayLoseFidelity(t), t).toBe(true);
   });
+
+  it("lets hex uuids and numbers inside strings take the fast reader", () => {
+    expect(mayLoseFidelity('[{"uuid": "3e4f0c2a-9e1b-4d7e-a2c3-5e6f7a8b9c0d", "answer": "about 1.0e5 km or NaN, not -0"}]')).toBe(false);
+    expect(mayLoseFidelity('{"a": [0, 0.5, -1.25, 123456789012345], "b": "x"}')).toBe(false);
+  });
+
+  it("is never false where the two readers would give different values", () => {
+    // Random documents of numbers written every way JSON allows, keys and strings: wherever
+    // the lossless reader keeps something JSON.parse loses, the check must say so.
+    const rng = createRng(20261125);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rng() * xs.length)]!;
+    const digits = (n: number) => Array.from({ length: n }, () => String(Math.floor(rng() * 10))).join("");
+    const int = () => (rng() < 0.2 ? "0" : `${1 + Math.floor(rng() * 9)}${digits(pick([0, 1, 3, 14, 15, 16, 18]))}`);
+    const number = () => {
+      let s = `${rng() < 0.3 ? "-" : ""}${int()}`;
+      if (rng() < 0.5) s += `.${pick(["0", "00", "5", "50", digits(pick([1, 14, 15, 16, 17, 20])), `${"0".repeat(pick([14, 15, 16, 17]))}1`, "9".repeat(pick([15, 16, 17]))])}`;
+      if (rng() < 0.15) s += `${pick(["e", "E"])}${pick(["", "+", "-"])}${1 + Math.floor(rng() * 30)}`;
+      return rng() < 0.03 ? pick(["NaN", "Infinity", "-Infinity"]) : s;
+    };
+    const ws = () => pick(["", " ", "\n  ", "\t"]);
+    const key = () => JSON.stringify(pick(["a", "uuid", "3e5", "1.0", "12", "007", "x y"])).replace(/^"12"$/, () => pick(['"12"', '"\\u0031\\u0032"']));
+    const value = (depth: number): string => {
+      const r = rng();
+      if (depth > 3 || r < 0.45) return number();
+      if (r < 0.6) return JSON.stringify(pick(["3e4f-9e1b", "1.0", "-0", "NaN", "x,1.0", "[2e3]"]));
+      if (r < 0.8) return `[${ws()}${Array.from({ length: Math.floor(rng() * 4) }, () => value(depth + 1)).join(`${ws()},${ws()}`)}${ws()}]`;
+      return `{${Array.from({ length: Math.floor(rng() * 4) }, () => `${ws()}${key()}${ws()}:${ws()}${value(depth + 1)}`).join(",")}${ws()}}`;
+    };
+    let differing = 0;
+    for (let i = 0; i < 4000; i++) {
+      const text = `${ws()}${value(0)}${ws()}`;
+      let plain: unknown;
+      try {
+        plain = JSON.parse(text);
+      } catch {
+        continue; // NaN and Infinity: JSON.parse refuses them, so the lossless reader must be asked
+      }
+      if (!sameValue(parseLosslessJson(text), plain)) {
+        differing++;
+        expect(mayLoseFidelity(text), text).toBe(true);
+      }
+    }
+    expect(differing).toBeGreaterThan(100);
+  });
 });
+
+/** Equal as both readers would return them: no JsonNumber, no kept key order, -0 is not 0. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof JsonNumber) return false;
+  if (typeof a !== "object" || a === null) return Object.is(a, b);
+  if (typeof b !== "object" || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if ((a as Record<symbol, unknown>)[KEY_ORDER]) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
 
 describe("pythonStr of lossless values", () => {
   it("renders what json.loads then str() would", () => {

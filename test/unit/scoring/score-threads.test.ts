@@ -1,0 +1,85 @@
+/**
+ * Scoring on worker threads gives the results scoring on one thread gives, whichever thread
+ * scores which shard, and falls back to the calling thread when a worker cannot start.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBenchmark, type Benchmark } from "../../../lib/benchmark/load-benchmark";
+import { createNoReplay, createRecordedReplay } from "../../../lib/replay/recorded-replay";
+import { createGrader } from "../../../lib/scoring/judges/judge-settings";
+import { scoreBundle } from "../../../lib/scoring/score-bundle";
+import type { ScoreResults } from "../../../lib/scoring/score-results";
+import { startScoreThreads, type ScoreThreadOptions } from "../../../lib/scoring/score-threads";
+import { writeAgentBundle, writeSyntheticBenchmark } from "../../../scripts/synthetic/generate";
+import { tsWorker } from "../../helpers/ts-worker";
+
+const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-score-threads-"));
+const root = path.join(tmp, "benchmark");
+const bundle = path.join(tmp, "bundle");
+const judge = { kind: "rules" as const, concurrency: 16 };
+let benchmark: Benchmark;
+
+beforeAll(async () => {
+  const bench = await writeSyntheticBenchmark(root, { seed: 9, domains: 5, perCapability: [30, 20, 20, 25] });
+  await writeAgentBundle(bench, bundle, { name: "threads", accuracy: 0.6, errorRate: 0.05, missRate: 0.1, breaksPolicy: true }, 4);
+  benchmark = await loadBenchmark(root);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** What a run's results say, without its clock (when it ran, how long each judge call took). */
+function comparable(r: ScoreResults): string {
+  return JSON.stringify({ ...r, createdAt: null }).replace(/"latencyMs":\d+/g, '"latencyMs":0');
+}
+
+async function score(replayMode: "recorded" | "none", threads?: Awaited<ReturnType<typeof startScoreThreads>>): Promise<ScoreResults> {
+  const run = await scoreBundle(benchmark, bundle, { grader: createGrader(judge), replay: replayMode === "recorded" ? createRecordedReplay() : createNoReplay(), ...(threads ? { threads } : {}) });
+  if (run.kind !== "scored") throw new Error("the bundle should score");
+  return run.results;
+}
+
+const options = (more: Partial<ScoreThreadOptions> = {}): ScoreThreadOptions => ({ entry: tsWorker("lib/scoring/score-worker.ts"), count: 1, benchmark: root, bundle, judge, replay: "recorded", ...more });
+
+describe("scoring on worker threads", () => {
+  it("scores every shard a worker took exactly as this thread does", async () => {
+    for (const replay of ["recorded", "none"] as const) {
+      const alone = await score(replay);
+      expect(alone.items.length).toBe(95);
+      expect(new Set(alone.items.map((i) => i.stage)).size).toBeGreaterThan(2);
+      const threads = await startScoreThreads(options({ replay }));
+      try {
+        // Left alone, the worker takes every shard: all results come from it.
+        await threads.drained();
+        expect(threads.take("api_chaining", "airline")).toBeInstanceOf(Promise);
+        expect(comparable(await score(replay, threads))).toBe(comparable(alone));
+      } finally {
+        await threads.close();
+      }
+    }
+  });
+
+  it("gives the same results when the threads share the shards", async () => {
+    const alone = await score("recorded");
+    const threads = await startScoreThreads(options({ count: 2 }));
+    try {
+      expect(comparable(await score("recorded", threads))).toBe(comparable(alone));
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it("scores on this thread what a worker that cannot start would have", async () => {
+    const broken = path.join(tmp, "broken-worker.mjs");
+    writeFileSync(broken, 'throw new Error("this worker fails at start");\n');
+    const alone = await score("recorded");
+    const threads = await startScoreThreads(options({ entry: pathToFileURL(broken), count: 2 }));
+    try {
+      await threads.drained();
+      expect(comparable(await score("recorded", threads))).toBe(comparable(alone));
+    } finally {
+      await threads.close();
+    }
+  });
+});
