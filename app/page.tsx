@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { EmptyState } from "@/components/leaderboard/empty-state";
 import { LeaderboardHeader } from "@/components/leaderboard/leaderboard-header";
+import { packEntries } from "@/components/leaderboard/packed-entries";
 import { LeaderboardView } from "@/components/leaderboard/leaderboard-view";
 import { parseView } from "@/components/leaderboard/view-state";
 import { pageDb } from "@/lib/queries/db";
@@ -57,7 +58,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       ) : (
         <LeaderboardView
           key={`${info.slug}@${info.version}`}
-          entries={entries}
+          packed={packEntries(entries, capabilities.map((c) => c.id))}
           capabilities={capabilities}
           initialView={parseView(params, capabilities.map((c) => c.id))}
           benchmark={info.slug}

@@ -3,14 +3,12 @@ import type { LeaderboardEntry, ScoreCell } from "@/lib/queries/types";
 import { fmtInterval, fmtScore, pct } from "./format";
 
 export function RankCell({ rank, tiedWith }: { rank: number; tiedWith: number }) {
-  if (tiedWith <= 1) return <span className="tabular-nums">{rank}</span>;
+  if (tiedWith <= 1) return <span>{rank}</span>;
   return (
-    <span className="tabular-nums" title={`Tied with ${tiedWith - 1} other ${tiedWith === 2 ? "entry" : "entries"}: their 95% confidence intervals overlap`}>
-      <span aria-hidden="true" className="text-slate-400 dark:text-slate-500">
-        =
-      </span>
+    <span title={`Tied with ${tiedWith - 1} other${tiedWith === 2 ? "" : "s"}`}>
+      <i aria-hidden="true">=</i>
       {rank}
-      <span className="sr-only">{` (tied with ${tiedWith - 1} other)`}</span>
+      <span className="sr-only"> (tied)</span>
     </span>
   );
 }
@@ -19,9 +17,9 @@ function CiBar({ cell }: { cell: ScoreCell }) {
   const lo = pct(cell.ciLow);
   const hi = pct(cell.ciHigh);
   return (
-    <span aria-hidden="true" className="relative inline-block h-2 w-10 shrink-0 rounded-full bg-slate-200 max-sm:hidden dark:bg-slate-700">
-      <span className="absolute inset-y-0 rounded-full bg-sky-400/70 dark:bg-sky-500/60" style={{ left: `${lo.toFixed(1)}%`, width: `${Math.max(hi - lo, 1.5).toFixed(1)}%` }} />
-      <span className="absolute -inset-y-0.5 w-0.5 -translate-x-1/2 rounded bg-sky-800 dark:bg-sky-200" style={{ left: `${pct(cell.score).toFixed(1)}%` }} />
+    <span aria-hidden="true" className="lb-bar">
+      <i style={{ left: `${lo.toFixed(1)}%`, width: `${Math.max(hi - lo, 1.5).toFixed(1)}%` }} />
+      <b style={{ left: `${pct(cell.score).toFixed(1)}%` }} />
     </span>
   );
 }
@@ -29,7 +27,7 @@ function CiBar({ cell }: { cell: ScoreCell }) {
 /** "—" for a value that is not there, with its reason for screen readers. */
 export function Missing({ reason }: { reason: string }) {
   return (
-    <span className="text-slate-400 dark:text-slate-500" title={reason[0]!.toUpperCase() + reason.slice(1)}>
+    <span className="lb-na" title={reason[0]!.toUpperCase() + reason.slice(1)}>
       —<span className="sr-only">{reason}</span>
     </span>
   );
@@ -41,17 +39,15 @@ export function Missing({ reason }: { reason: string }) {
  */
 export function ScoreCiCell({ cell, bar = false, partial = false }: { cell: ScoreCell | undefined; bar?: boolean; partial?: boolean }) {
   if (!cell || !cell.submitted) return <Missing reason="not submitted" />;
+  // The interval is read as it shows ("85.2 [81.0, 89.1]"); the column's title says it is the 95% CI.
   const numbers = (
-    <span className="inline-flex flex-col items-end whitespace-nowrap sm:flex-row sm:items-baseline sm:gap-1">
-      <span className="font-medium">{fmtScore(cell.score)}</span>
-      <span aria-hidden="true" className="text-xs text-slate-500 dark:text-slate-400">
-        {fmtInterval(cell.score, cell.ciLow, cell.ciHigh)}
-      </span>
-      <span className="sr-only">{` (95% confidence interval ${fmtScore(cell.ciLow)} to ${fmtScore(cell.ciHigh)})`}</span>
+    <span className="lb-sc">
+      <b>{fmtScore(cell.score)}</b>
+      <small>{fmtInterval(cell.score, cell.ciLow, cell.ciHigh)}</small>
     </span>
   );
   const score = bar ? (
-    <span className="inline-flex items-center justify-end gap-2">
+    <span className="lb-with-bar">
       {numbers}
       <CiBar cell={cell} />
     </span>
@@ -97,11 +93,10 @@ export function Badges({ badges }: { badges: LeaderboardEntry["badges"] }) {
   const shown = BADGES.filter((b) => badges[b.key]);
   if (!shown.length) return null;
   return (
-    <ul className="flex min-w-[7.5rem] flex-wrap gap-1" aria-label="Badges">
+    <ul className="lb-badges" aria-label="Badges">
       {shown.map((b) => (
-        <li key={b.key} title={b.title} className={`rounded px-1.5 py-0.5 text-[11px] font-medium leading-none ${b.className}`}>
+        <li key={b.key} title={b.title} className={b.className}>
           {b.label}
-          <span className="sr-only">{`: ${b.title}`}</span>
         </li>
       ))}
     </ul>

@@ -23,7 +23,7 @@ declare module "@tanstack/react-table" {
     label: string;
     description?: string;
     numeric?: boolean;
-    /** Classes for the sticky first columns (position and width, for header and cells): rank, agent and overall stay in view on a phone. */
+    /** The sticky first columns' position and width (a class of globals.css, for header and cells): rank, agent and overall stay in view on a phone. */
     sticky?: string;
     /** Horizontal padding; `px-3` when not set. */
     pad?: string;
@@ -66,9 +66,9 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
     col.display({
       id: "rank",
       header: "Rank",
-      meta: { label: "Rank", description: "Official, tie-aware rank; sorting never changes it. Tick a row to compare it.", numeric: true, sticky: "left-0 w-16 min-w-16 max-w-16", pad: "px-2" },
+      meta: { label: "Rank", description: "Official, tie-aware rank (=2: tied, the 95% confidence intervals overlap); sorting never changes it. Tick a row to compare it.", numeric: true, sticky: "lb-c-rank", pad: "px-2" },
       cell: ({ row }) => (
-        <span className="flex items-center justify-between gap-1">
+        <span className="lb-rank">
           <PickBox id={row.original.id} agent={row.original.agent} />
           <RankCell rank={row.original.rank} tiedWith={ties.get(row.original.rank) ?? 1} />
         </span>
@@ -77,13 +77,13 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
     col.display({
       id: "agent",
       header: "Agent",
-      meta: { label: "Agent", sticky: "left-16 w-28 min-w-28 max-w-28 sm:w-44 sm:min-w-44 sm:max-w-44" },
+      meta: { label: "Agent", sticky: "lb-c-agent" },
       cell: ({ row }) => (
         <Link
           href={`/submissions/${row.original.id}`}
           prefetch={false}
           title={row.original.agent}
-          className={`block truncate font-medium text-sky-800 hover:underline dark:text-sky-300 ${focusRing}`}
+          className="lb-agent"
         >
           {row.original.agent}
         </Link>
@@ -92,7 +92,7 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
     col.display({
       id: "overall",
       header: "Overall",
-      meta: { label: "Overall", description: "Overall score with its 95% confidence interval", numeric: true, sticky: "left-44 sm:left-60 shadow-[1px_0_0_0_rgb(148_163_184_/_0.4)]" },
+      meta: { label: "Overall", description: "Overall score with its 95% confidence interval", numeric: true, sticky: "lb-c-overall" },
       cell: ({ row }) => <ScoreCiCell cell={row.original.overall} bar partial={row.original.badges.partial} />,
     }),
     ...capabilities
@@ -132,7 +132,7 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
       header: "Date",
       meta: { label: "Date", description: "When the entry was scored" },
       cell: ({ row }) => (
-        <time dateTime={row.original.date} title={row.original.date} className="whitespace-nowrap">
+        <time dateTime={row.original.date} className="whitespace-nowrap">
           {fmtDate(row.original.date)}
         </time>
       ),
@@ -151,7 +151,7 @@ const BodyRow = memo(
   function BodyRow({ row }: { row: Row<LeaderboardEntry>; columnsKey: string }) {
     return (
       // An opaque row background that sticky cells inherit, so scrolled cells never show through them.
-      <tr className="border-t border-slate-200 bg-white even:bg-slate-50 hover:bg-sky-50 dark:border-slate-800 dark:bg-slate-950 dark:even:bg-slate-900 dark:hover:bg-slate-800" data-partial={row.original.badges.partial || undefined}>
+      <tr className="lb-row" data-partial={row.original.badges.partial || undefined}>
         {row.getVisibleCells().map((cell) => {
           const meta = cell.column.columnDef.meta;
           const Tag = cell.column.id === "agent" ? "th" : "td";
@@ -159,7 +159,7 @@ const BodyRow = memo(
             <Tag
               key={cell.id}
               scope={Tag === "th" ? "row" : undefined}
-              className={[meta?.pad, meta?.numeric ? "" : "text-left", meta?.sticky ? `sticky z-10 bg-inherit ${meta.sticky}` : ""].filter(Boolean).join(" ") || undefined}
+              className={[meta?.pad, meta?.numeric ? "" : "text-left", meta?.sticky ? `lb-stick ${meta.sticky}` : ""].filter(Boolean).join(" ") || undefined}
             >
               {flexRender(cell.column.columnDef.cell, cell.getContext())}
             </Tag>
@@ -173,7 +173,7 @@ const BodyRow = memo(
 
 function SortIcon({ dir }: { dir: "asc" | "desc" | null }) {
   return (
-    <span aria-hidden="true" className={`inline-block w-3 text-[10px] ${dir ? "text-sky-700 dark:text-sky-400" : "text-slate-400 opacity-0 group-hover/th:opacity-100"}`}>
+    <span aria-hidden="true" className={dir ? "lb-sorted" : undefined}>
       {dir === "asc" ? "▲" : dir === "desc" ? "▼" : "↕"}
     </span>
   );
@@ -249,7 +249,7 @@ export function LeaderboardTable({
           <caption className="sr-only">
             Leaderboard entries. Rank is the official tie-aware rank; sorting by a column reorders rows without changing it. Each rank cell has a checkbox to pick the entry for comparison.
           </caption>
-          <thead className="bg-slate-100 text-xs text-slate-700 dark:bg-slate-900 dark:text-slate-300">
+          <thead className="lb-head">
             {table.getHeaderGroups().map((hg) => (
               <tr key={hg.id}>
                 {hg.headers.map((h) => {
@@ -262,16 +262,10 @@ export function LeaderboardTable({
                       scope="col"
                       aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : sortable ? "none" : undefined}
                       title={meta?.description}
-                      className={`group/th ${meta?.pad ?? "px-3"} py-2 align-bottom font-semibold ${meta?.numeric ? "text-right" : "text-left"} ${
-                        meta?.sticky ? `sticky z-20 bg-slate-100 dark:bg-slate-900 ${meta.sticky}` : ""
-                      }`}
+                      className={[meta?.pad, meta?.numeric ? "" : "text-left", meta?.sticky ? `lb-stick-head ${meta.sticky}` : ""].filter(Boolean).join(" ") || undefined}
                     >
                       {sortable ? (
-                        <button
-                          type="button"
-                          onClick={() => onSort(h.column.id)}
-                          className={`inline-flex items-center gap-1 rounded ${meta?.numeric ? "text-right" : "text-left"} hover:text-sky-800 dark:hover:text-sky-300 ${focusRing}`}
-                        >
+                        <button type="button" onClick={() => onSort(h.column.id)}>
                           {flexRender(h.column.columnDef.header, h.getContext())}
                           <SortIcon dir={dir} />
                         </button>

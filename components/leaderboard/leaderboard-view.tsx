@@ -6,24 +6,26 @@
  */
 import { useCallback, useMemo } from "react";
 import { LeaderboardCharts } from "@/components/charts/leaderboard-charts";
-import type { LeaderboardEntry } from "@/lib/queries/types";
 import { LeaderboardTable, type TableCapability } from "./leaderboard-table";
+import { unpackEntries, type PackedEntries } from "./packed-entries";
 import { useUrlView } from "./use-url-view";
 import { applyView, DEFAULT_VIEW, type CostAxisChoice, type ViewState } from "./view-state";
 
 export function LeaderboardView({
-  entries,
+  packed,
   capabilities,
   initialView,
   benchmark,
   version,
 }: {
-  entries: LeaderboardEntry[];
+  /** Every published entry, packed by the page (packed-entries.ts). */
+  packed: PackedEntries;
   capabilities: TableCapability[];
   initialView: ViewState;
   benchmark: string;
   version: string;
 }) {
+  const entries = useMemo(() => unpackEntries(packed), [packed]);
   const [view, setView] = useUrlView(initialView);
   const rows = useMemo(
     () => applyView(entries, view),

@@ -45,7 +45,6 @@ export function PickBox({ id, agent }: { id: number; agent: string }) {
       onChange={() => toggle(id)}
       aria-label={`Compare ${agent}`}
       title={full ? `At most ${MAX_PICK} entries can be compared` : undefined}
-      className="size-3.5 accent-sky-600 disabled:opacity-40"
     />
   );
 }

@@ -30,10 +30,10 @@ export function spawnServer(opts: SpawnServerOptions): ChildProcess {
 }
 
 /** Polls the server until it answers `/` or the attempts run out. */
-export async function waitForServer(url: string, attempts = 150): Promise<boolean> {
+export async function waitForServer(url: string, attempts = 150, intervalMs = 200): Promise<boolean> {
   for (let i = 0; i < attempts; i++) {
     if (await fetch(url).then((r) => r.ok).catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   return false;
 }

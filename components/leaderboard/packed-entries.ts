@@ -1,0 +1,84 @@
+/**
+ * The board's entries as the page ships them to the browser: one array per entry, in a fixed
+ * field order, with numbers cut to what any view shows or sorts by. The objects' keys repeated
+ * for every entry (and escaped again inside the page's data stream) were most of the page's
+ * weight on a big board. Pure and browser-safe: the page packs, the board unpacks once.
+ */
+import type { EntryCost, LeaderboardEntry, ScoreCell } from "@/lib/queries/types";
+
+/** A capability cell: score and interval, or 0 when the capability was not submitted. */
+type PackedCell = [score: number, ciLow: number, ciHigh: number] | 0;
+
+type PackedEntry = [
+  id: number,
+  rank: number,
+  agent: string,
+  models: string[],
+  maintainer: string,
+  overall: [score: number, ciLow: number, ciHigh: number],
+  /** complete | verified << 1 | partial << 2 | demo << 3 */
+  flags: number,
+  capabilities: PackedCell[],
+  coverage: number,
+  /** Epoch milliseconds. */
+  date: number,
+  cost: [costUsd: number | null, totalTokens: number | null, latencyMedianS: number | null, latencyP95S: number | null],
+];
+
+export interface PackedEntries {
+  /** Capability ids, in the order of each entry's cells. */
+  capabilities: string[];
+  entries: PackedEntry[];
+}
+
+/** Scores, intervals and shares to 4 decimals (views show 1, sorts need no more); dollars and seconds to 6 significant digits; tokens whole. */
+const score = (x: number) => Math.round(x * 1e4) / 1e4;
+const figure = (x: number | null) => (x === null ? null : Number(x.toPrecision(6)));
+
+const cellOf = (c: ScoreCell | undefined): PackedCell => (c?.submitted ? [score(c.score), score(c.ciLow), score(c.ciHigh)] : 0);
+
+export function packEntries(entries: readonly LeaderboardEntry[], capabilityIds: readonly string[]): PackedEntries {
+  return {
+    capabilities: [...capabilityIds],
+    entries: entries.map((e) => [
+      e.id,
+      e.rank,
+      e.agent,
+      e.models,
+      e.maintainer,
+      [score(e.overall.score), score(e.overall.ciLow), score(e.overall.ciHigh)],
+      (e.overall.complete ? 1 : 0) | (e.badges.verified ? 2 : 0) | (e.badges.partial ? 4 : 0) | (e.badges.demo ? 8 : 0),
+      capabilityIds.map((id) => cellOf(e.capabilities[id])),
+      score(e.coverage),
+      Date.parse(e.date),
+      [figure(e.cost.costUsd), e.cost.totalTokens, figure(e.cost.latencyMedianS), figure(e.cost.latencyP95S)],
+    ]),
+  };
+}
+
+const NOT_SUBMITTED: ScoreCell = Object.freeze({ score: 0, ciLow: 0, ciHigh: 0, submitted: false });
+
+export function unpackEntries(packed: PackedEntries): LeaderboardEntry[] {
+  return packed.entries.map(([id, rank, agent, models, maintainer, overall, flags, cells, coverage, date, cost]) => {
+    const capabilities: Record<string, ScoreCell> = {};
+    packed.capabilities.forEach((cap, i) => {
+      const c = cells[i];
+      capabilities[cap] = c ? { score: c[0], ciLow: c[1], ciHigh: c[2], submitted: true } : NOT_SUBMITTED;
+    });
+    const [costUsd, totalTokens, latencyMedianS, latencyP95S] = cost;
+    const entryCost: EntryCost = { costUsd, totalTokens, latencyMedianS, latencyP95S };
+    return {
+      id,
+      rank,
+      agent,
+      models,
+      maintainer,
+      overall: { score: overall[0], ciLow: overall[1], ciHigh: overall[2], submitted: true, complete: (flags & 1) !== 0 },
+      capabilities,
+      coverage,
+      date: new Date(date).toISOString(),
+      badges: { verified: (flags & 2) !== 0, partial: (flags & 4) !== 0, demo: (flags & 8) !== 0 },
+      cost: entryCost,
+    };
+  });
+}
