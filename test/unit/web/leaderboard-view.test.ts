@@ -50,7 +50,7 @@ const ENTRIES: LeaderboardEntry[] = [
     badges: { verified: true, partial: true, demo: false },
     overall: { ...cell(40), complete: false },
   }),
-  entry(5, 5, { agent: "delta", maintainer: "Indie Dev" }),
+  entry(5, 5, { agent: "delta", maintainer: "Indie Dev", badges: { verified: true, partial: false, demo: false, flagged: true }, flags: ["duplicate"] }),
 ];
 
 const ids = (es: LeaderboardEntry[]) => es.map((e) => e.id);
@@ -63,9 +63,9 @@ describe("parseView", () => {
   });
 
   it("reads sort, dir, q, hide and the badge filters from URLSearchParams or a Next searchParams record", () => {
-    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", vs: "latency" };
-    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&vs=latency"), CAPS)).toEqual(expected);
-    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", vs: "latency" }, CAPS)).toEqual(expected);
+    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", flagged: "hide", vs: "latency" };
+    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&flagged=0&vs=latency"), CAPS)).toEqual(expected);
+    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", flagged: "0", vs: "latency" }, CAPS)).toEqual(expected);
   });
 
   it("uses the column's natural direction when dir is missing: scores descending, names and rank ascending", () => {
@@ -103,7 +103,7 @@ describe("serializeView", () => {
   });
 
   it("writes only what differs, with readable commas, and round-trips through parseView", () => {
-    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", vs: "cost" };
+    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", flagged: "any", vs: "cost" };
     const qs = queryString(serializeView(v));
     expect(qs).toBe("sort=multihop&dir=desc&q=claude&hide=latency_p95,maintainer,date&verified=1&partial=0&vs=cost");
     expect(parseView(new URLSearchParams(qs), CAPS)).toEqual(v);
@@ -187,12 +187,14 @@ describe("applyView", () => {
     expect(ids(applyView(ENTRIES, view({ q: "nobody" })))).toEqual([]);
   });
 
-  it("filters by badges: verified only, hide partial, hide demo (and their opposites)", () => {
+  it("filters by badges: verified only, hide partial, hide demo, hide flagged (and their opposites)", () => {
     expect(ids(applyView(ENTRIES, view({ verified: "only" })))).toEqual([1, 2, 4, 5]);
     expect(ids(applyView(ENTRIES, view({ verified: "hide" })))).toEqual([3]);
     expect(ids(applyView(ENTRIES, view({ partial: "hide" })))).toEqual([1, 2, 3, 5]);
     expect(ids(applyView(ENTRIES, view({ demo: "hide" })))).toEqual([1, 2, 4, 5]);
     expect(ids(applyView(ENTRIES, view({ demo: "only" })))).toEqual([3]);
+    expect(ids(applyView(ENTRIES, view({ flagged: "hide" })))).toEqual([1, 2, 3, 4]);
+    expect(ids(applyView(ENTRIES, view({ flagged: "only" })))).toEqual([5]);
     expect(ids(applyView(ENTRIES, view({ verified: "only", partial: "hide", q: "gpt", sort: "agent" })))).toEqual([2, 1]);
   });
 
