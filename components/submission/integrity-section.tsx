@@ -75,7 +75,7 @@ function SharesTable({ shares }: { shares: IntegrityView["unsupportedAnswers"] }
                 <>
                   <td className={`${tdClass} tabular-nums`}>{`${c.unsupported} of ${c.scored}`}</td>
                   <td className={`${tdClass} tabular-nums font-semibold`}>{share(c.unsupported, c.scored)}</td>
-                  <td className={tdClass}>{c.flagged ? <Tag tone="warn">⚑ above threshold</Tag> : null}</td>
+                  <td className={tdClass}>{c.flagged ? <Tag tone="warn">⚑ above threshold</Tag> : <span className="text-slate-500 dark:text-slate-400">—</span>}</td>
                 </>
               ) : (
                 <td className={`${tdClass} text-slate-600 dark:text-slate-400`} colSpan={3}>
