@@ -12,7 +12,7 @@
  * (it was scored first), its current run gets the flag.
  */
 import { eq, sql } from "drizzle-orm";
-import { scoringRuns } from "../../db/schema";
+import { auditLog, scoringRuns } from "../../db/schema";
 import { duplicateFlag, type IntegrityFlag, type RunIntegrity } from "../scoring/integrity-flags";
 import type { Tx } from "./transitions";
 
@@ -58,14 +58,14 @@ function matches(tx: Tx, run: { id: number; submissionId: number; versionId: num
 }
 
 /** Stores the run's flags (the engine's and its duplicates) and flags newer entries that copy it. */
-export function recordRunIntegrity(tx: Tx, run: { id: number; submissionId: number; versionId: number; agent: string }, engine: RunIntegrity): RunIntegrity {
+export function recordRunIntegrity(tx: Tx, run: { id: number; submissionId: number; versionId: number; agent: string }, engine: RunIntegrity, at: Date): RunIntegrity {
   const total = answeredItems(tx, run.id);
   const flags: IntegrityFlag[] = [...engine.flags];
   for (const m of matches(tx, run)) {
     if (m.id < run.submissionId) {
       if (total > 0 && m.mine / total >= DUPLICATE_SHARE) flags.push(duplicateFlag({ id: m.id, agent: m.agent }, m.mine, total, DUPLICATE_SHARE));
     } else if (m.theirTotal > 0 && m.theirs / m.theirTotal >= DUPLICATE_SHARE) {
-      flagNewer(tx, m, duplicateFlag({ id: run.submissionId, agent: run.agent }, m.theirs, m.theirTotal, DUPLICATE_SHARE));
+      flagNewer(tx, m, duplicateFlag({ id: run.submissionId, agent: run.agent }, m.theirs, m.theirTotal, DUPLICATE_SHARE), at);
     }
   }
   const integrity = { ...engine, flags };
@@ -73,10 +73,11 @@ export function recordRunIntegrity(tx: Tx, run: { id: number; submissionId: numb
   return integrity;
 }
 
-/** Adds (or renews) a duplicate flag on a newer entry's current run. */
-function flagNewer(tx: Tx, m: Match, flag: IntegrityFlag): void {
+/** Adds (or renews) a duplicate flag on a newer entry's current run, with an audit row on that entry (its pages change). */
+function flagNewer(tx: Tx, m: Match, flag: IntegrityFlag, at: Date): void {
   const row = tx.select({ flags: scoringRuns.flags }).from(scoringRuns).where(eq(scoringRuns.id, m.runId)).get();
   const current = row?.flags ?? { flags: [], unsupportedAnswers: { threshold: null, capabilities: {} } };
   const others = current.flags.filter((f) => !(f.kind === "duplicate" && f.other?.id === flag.other?.id));
   tx.update(scoringRuns).set({ flags: { ...current, flags: [...others, flag] } }).where(eq(scoringRuns.id, m.runId)).run();
+  tx.insert(auditLog).values({ at, actor: "worker", action: "flag:duplicate", submissionId: m.id, reason: flag.message, details: { runId: m.runId, other: flag.other ?? null } }).run();
 }

@@ -203,7 +203,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
         .run();
       tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id)).run();
       tx.update(submissions).set({ currentRunId: run.id }).where(eq(submissions.id, sub.id)).run();
-      recordRunIntegrity(tx, { id: run.id, submissionId: sub.id, versionId: sub.benchmarkVersionId, agent: sub.agentName }, { flags: results.flags, unsupportedAnswers: results.unsupportedAnswers });
+      recordRunIntegrity(tx, { id: run.id, submissionId: sub.id, versionId: sub.benchmarkVersionId, agent: sub.agentName }, { flags: results.flags, unsupportedAnswers: results.unsupportedAnswers }, at);
       const details = { runId: run.id, overall: Math.round(results.overall.score * 10) / 10, judge: judgeId, replay: run.replayMode };
       if (unjudged > 0) transition(tx, sub.id, "error", { actor: "worker", at, reason: `${unjudged} item(s) could not be judged or replayed; rescore before publishing`, details });
       else transition(tx, sub.id, "scored", { actor: "worker", at, details });

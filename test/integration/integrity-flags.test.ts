@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { scoringRuns, submissions } from "@/db/schema";
+import { auditLog, scoringRuns, submissions } from "@/db/schema";
 import { getReviewQueue } from "@/lib/queries/activity";
 import { isFlagged } from "@/lib/queries/integrity";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
@@ -124,6 +124,9 @@ describe("duplicates", () => {
     expect(runFlags(ids["weak-agent"]!).flags).toEqual([]);
     const copyFlags = runFlags(copyId).flags;
     expect(copyFlags.map((f) => [f.kind, f.other?.id, f.share])).toEqual([["duplicate", ids["weak-agent"], 1]]);
+    // The copy's own log says why its page changed.
+    const log = db.select().from(auditLog).where(and(eq(auditLog.submissionId, copyId), eq(auditLog.action, "flag:duplicate"))).all();
+    expect(log.map((r) => r.reason)).toEqual([copyFlags[0]!.message]);
     approve(db, ids["weak-agent"]!, { actor: "maintainer", at: now() });
   }, 60_000);
 
