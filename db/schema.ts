@@ -8,7 +8,7 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 import type { StatusCounts } from "../lib/aggregate/aggregate";
 import type { CostSummary } from "../lib/aggregate/cost";
 import type { TrialStats } from "../lib/aggregate/trials";
-import type { IntegrityFlag } from "../lib/scoring/integrity-flags";
+import type { RunIntegrity } from "../lib/scoring/integrity-flags";
 import type { RunManifest } from "../lib/scoring/manifest";
 import type { CachedGrade } from "../lib/scoring/judges/grade-cache";
 import type { RecordedJudge } from "../lib/scoring/judges/judge-settings";
@@ -107,8 +107,8 @@ export const scoringRuns = sqliteTable(
     cost: text({ mode: "json" }).$type<CostSummary>(),
     /** What decides the run's numbers, for `verify` (bundle, benchmark content, judge, version, verdict digest). */
     manifest: text({ mode: "json" }).$type<RunManifest>(),
-    /** What a maintainer should look at before approving (duplicates, unsupported answers, canaries). */
-    flags: text({ mode: "json" }).$type<IntegrityFlag[]>(),
+    /** What a maintainer should look at before approving (duplicates, unsupported answers, canaries), with the unsupported-answer shares. */
+    flags: text({ mode: "json" }).$type<RunIntegrity>(),
     /** Trials in the bundle (`trial_1/ … trial_k/`); 1 for a plain bundle. */
     trials: integer().notNull().default(1),
     trialStats: text({ mode: "json" }).$type<TrialStats>(),

@@ -44,7 +44,8 @@ function entries(n: number): LeaderboardEntry[] {
       capabilities: {},
       coverage: 1,
       date: "2026-01-10T00:00:00.000Z",
-      badges: { verified: true, partial: false, demo: false },
+      badges: { verified: true, partial: false, demo: false, flagged: false },
+      flags: [],
       cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null },
     };
   });

@@ -1,20 +1,32 @@
 import Link from "next/link";
 import { Notice } from "@/components/common/notice";
 import { StateBadge } from "@/components/common/state-badge";
-import { controlClass, secondaryButtonClass } from "@/components/common/styles";
+import { buttonClass, controlClass, secondaryButtonClass } from "@/components/common/styles";
 import type { ReviewRow } from "@/lib/queries/types";
+import { FlagMessages } from "./flag-messages";
 import { overallText } from "./review-table";
 
 /** The destructive button of a confirmation: red, with its words saying what it does. */
 const dangerButtonClass =
   "rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 dark:bg-red-700 dark:hover:bg-red-600";
 
-export type ConfirmedAction = "reject" | "withdraw";
+/** Reject and withdraw always ask first; approve asks when the entry carries integrity flags. */
+export type ConfirmedAction = "reject" | "withdraw" | "approve";
+
+const VERBS: Record<ConfirmedAction, string> = { reject: "Reject", withdraw: "Withdraw", approve: "Approve" };
+const PAST: Record<ConfirmedAction, string> = { reject: "rejected", withdraw: "withdrawn", approve: "approved" };
 
 /** What each confirmed action does to the entry, in the words the maintainer reads before confirming. */
 function consequences(action: ConfirmedAction, state: string): string[] {
   const onBoard = state === "published";
   const inFlight = state === "queued" || state === "scoring";
+  if (action === "approve") {
+    return [
+      "It goes on the leaderboard at once, with a flagged badge that lists the kinds of flag above.",
+      "Its page shows every flag and what triggered it to everyone.",
+      "If the flags hold up, reject it instead (or withdraw it): the reason is public.",
+    ];
+  }
   if (action === "reject") {
     return [
       onBoard ? "It leaves the leaderboard at once." : "It will not be published.",
@@ -35,7 +47,7 @@ function consequences(action: ConfirmedAction, state: string): string[] {
  * (the server refuses the post if the entry has moved on since). Cancel is a link back.
  */
 export function ConfirmAction({ row, action, allowed, cancelHref }: { row: ReviewRow; action: ConfirmedAction; allowed: boolean; cancelHref: string }) {
-  const verb = action === "reject" ? "Reject" : "Withdraw";
+  const verb = VERBS[action];
   return (
     <section id="confirm" aria-labelledby="confirm-title" className="mb-6 max-w-2xl space-y-4 rounded-md border border-amber-300 bg-amber-50/60 p-4 dark:border-amber-700 dark:bg-amber-950/30">
       <h2 id="confirm-title" className="text-lg font-semibold tracking-tight">
@@ -51,6 +63,12 @@ export function ConfirmAction({ row, action, allowed, cancelHref }: { row: Revie
         <dt className="text-slate-600 dark:text-slate-400">Overall</dt>
         <dd className="tabular-nums">{overallText(row)}</dd>
       </dl>
+      {row.flags.length ? (
+        <div className="space-y-1" data-testid="confirm-flags">
+          <h3 className="text-sm font-semibold">{`Integrity flags (${row.flags.length})`}</h3>
+          <FlagMessages flags={row.flags} />
+        </div>
+      ) : null}
       {allowed ? (
         <>
           <ul className="list-disc space-y-1 pl-5 text-sm">
@@ -61,12 +79,16 @@ export function ConfirmAction({ row, action, allowed, cancelHref }: { row: Revie
           <form method="post" action="/admin/actions" className="flex flex-col gap-3">
             <input type="hidden" name="submissionId" value={row.id} />
             <input type="hidden" name="confirm" value={row.state} />
-            <label htmlFor="confirm-reason" className="text-sm font-medium">
-              {action === "reject" ? "Reason (required, public)" : "Reason (optional, public)"}
-            </label>
-            <textarea id="confirm-reason" name="reason" required={action === "reject"} maxLength={2000} rows={3} className={controlClass} />
+            {action === "approve" ? null : (
+              <>
+                <label htmlFor="confirm-reason" className="text-sm font-medium">
+                  {action === "reject" ? "Reason (required, public)" : "Reason (optional, public)"}
+                </label>
+                <textarea id="confirm-reason" name="reason" required={action === "reject"} maxLength={2000} rows={3} className={controlClass} />
+              </>
+            )}
             <div className="flex flex-wrap gap-2">
-              <button name="action" value={action} className={dangerButtonClass}>
+              <button name="action" value={action} className={action === "approve" ? buttonClass : dangerButtonClass}>
                 {verb} {row.agent}
               </button>
               <Link href={cancelHref} className={secondaryButtonClass}>
@@ -78,7 +100,7 @@ export function ConfirmAction({ row, action, allowed, cancelHref }: { row: Revie
       ) : (
         <>
           <Notice kind="problem">
-            A {row.state} entry cannot be {action === "reject" ? "rejected" : "withdrawn"}.
+            A {row.state} entry cannot be {PAST[action]}.
           </Notice>
           <Link href={cancelHref} className={secondaryButtonClass}>
             Back to the list

@@ -83,9 +83,9 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const filters = { state, benchmark };
   const listHref = `/admin${queryString(filters)}`;
 
-  // A reject or withdraw asked for by link (or by a post without confirmation): confirm it first.
+  // A reject or withdraw, or the approval of a flagged entry, asked for by link (or by a post without confirmation): confirm it first.
   const rawConfirm = firstParam(params, "confirm");
-  const confirmAction = rawConfirm === "reject" || rawConfirm === "withdraw" ? (rawConfirm as ConfirmedAction) : null;
+  const confirmAction = rawConfirm === "reject" || rawConfirm === "withdraw" || rawConfirm === "approve" ? (rawConfirm as ConfirmedAction) : null;
   const confirmId = parseId(firstParam(params, "id"));
   const confirmRow = confirmAction && confirmId !== null ? getReviewEntry(db, confirmId) : null;
 

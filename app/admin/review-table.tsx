@@ -6,6 +6,7 @@ import { stickyColumnClass } from "@/components/common/sticky-column";
 import { StateBadge } from "@/components/common/state-badge";
 import { buttonClass, linkClass, rowClass, secondaryButtonClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 import { TimeStamp } from "@/components/common/time-stamp";
+import { FlagMessages } from "./flag-messages";
 import type { ReviewRow } from "@/lib/queries/types";
 import type { SubmissionState } from "@/db/schema";
 import { availableActions, CONFIRMED_ACTIONS, type ReviewActionName } from "@/lib/submissions/review";
@@ -44,14 +45,14 @@ function SubmitterNote({ row }: { row: ReviewRow }) {
 }
 
 /**
- * One row's actions: approve, rescore and restore post at once; reject and withdraw are links
- * to their confirmation (the server refuses them unconfirmed).
+ * One row's actions: approve, rescore and restore post at once; reject and withdraw, and the
+ * approval of a flagged entry, are links to their confirmation (the server refuses them unconfirmed).
  */
 function Actions({ row }: { row: ReviewRow }) {
   return (
     <div className="flex flex-wrap items-start gap-2">
       {availableActions(row.state as SubmissionState).map((action) =>
-        CONFIRMED_ACTIONS.includes(action) ? (
+        CONFIRMED_ACTIONS.includes(action) || (action === "approve" && row.flags.length > 0) ? (
           <Link key={action} href={confirmHref(action, row.id)} className={secondaryButtonClass} aria-label={`${LABELS[action]} ${row.agent}`}>
             {LABELS[action]}…
           </Link>
@@ -79,7 +80,7 @@ export function ReviewTable({ rows }: { rows: ReviewRow[] }) {
             <th scope="col" className={`${stickyColumnClass} px-3 py-2 font-semibold`}>
               Agent
             </th>
-            <ColumnHeaders labels={["State", "Overall", "Actions", "Benchmark", "Updated"]} />
+            <ColumnHeaders labels={["State", "Overall", "Flags", "Actions", "Benchmark", "Updated"]} />
           </tr>
         </thead>
         <tbody>
@@ -102,6 +103,9 @@ export function ReviewTable({ rows }: { rows: ReviewRow[] }) {
                 {r.withdrawnFrom ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">from {r.withdrawnFrom}</span> : null}
               </td>
               <td className={`${tdClass} tabular-nums`}>{overallText(r)}</td>
+              <td className={`${tdClass} max-w-md`} data-testid={`flags-${r.id}`}>
+                {r.flags.length ? <FlagMessages flags={r.flags} /> : <span className="text-slate-500 dark:text-slate-400">—</span>}
+              </td>
               <td className={tdClass}>
                 <Actions row={r} />
               </td>

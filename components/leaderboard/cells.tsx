@@ -1,5 +1,6 @@
 /** Presentational table cells: rank with tie marker, score with its interval (and a small interval bar), cost figures, badges. */
 import type { LeaderboardEntry, ScoreCell } from "@/lib/queries/types";
+import { FLAG_KIND_LABELS, type IntegrityFlagKind } from "@/lib/scoring/integrity-flags";
 import { fmtInterval, fmtScore, pct } from "./format";
 
 export function RankCell({ rank, tiedWith }: { rank: number; tiedWith: number }) {
@@ -89,11 +90,24 @@ const BADGES = [
   },
 ] as const;
 
-export function Badges({ badges }: { badges: LeaderboardEntry["badges"] }) {
+/** An integrity flag: its kinds written out (the entry page says what triggered each). */
+function FlaggedBadge({ flags }: { flags: readonly IntegrityFlagKind[] }) {
+  const kinds = flags.map((k) => FLAG_KIND_LABELS[k]).join(", ");
+  const title = `Integrity flags: ${kinds}. The entry's page says what triggered each.`;
+  return (
+    <li title={title} data-badge="flagged" className="bg-red-100 text-red-900 dark:bg-red-900/50 dark:text-red-200">
+      {`⚑ flagged: ${kinds}`}
+      <span className="sr-only">{` (${title})`}</span>
+    </li>
+  );
+}
+
+export function Badges({ badges, flags = [] }: { badges: LeaderboardEntry["badges"]; flags?: readonly IntegrityFlagKind[] }) {
   const shown = BADGES.filter((b) => badges[b.key]);
-  if (!shown.length) return null;
+  if (!shown.length && !flags.length) return null;
   return (
     <ul className="lb-badges" aria-label="Badges">
+      {flags.length ? <FlaggedBadge flags={flags} /> : null}
       {shown.map((b) => (
         <li key={b.key} title={b.title} className={b.className}>
           {b.label}

@@ -141,7 +141,7 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
       id: "badges",
       header: "Badges",
       meta: { label: "Badges" },
-      cell: ({ row }) => <Badges badges={row.original.badges} />,
+      cell: ({ row }) => <Badges badges={row.original.badges} flags={row.original.flags} />,
     }),
   ];
 }
@@ -303,7 +303,7 @@ export function LeaderboardTable({
               <tr>
                 <td colSpan={visible.length} className="px-3 py-8 text-center text-slate-600 dark:text-slate-400">
                   No entries match this view.{" "}
-                  <button type="button" onClick={() => setView({ ...view, q: "", verified: "any", partial: "any", demo: "any" })} className={`text-sky-800 underline dark:text-sky-300 ${focusRing}`}>
+                  <button type="button" onClick={() => setView({ ...view, q: "", verified: "any", partial: "any", demo: "any", flagged: "any" })} className={`text-sky-800 underline dark:text-sky-300 ${focusRing}`}>
                     Clear search and filters
                   </button>
                 </td>

@@ -30,12 +30,12 @@ export function LeaderboardView({
   const rows = useMemo(
     () => applyView(entries, view),
     // The rows depend on the filters and the sort only, not on which columns are hidden.
-    [entries, view.sort, view.dir, view.q, view.verified, view.partial, view.demo],
+    [entries, view.sort, view.dir, view.q, view.verified, view.partial, view.demo, view.flagged],
   );
   // The charts take the filtered rows in official order: a re-sort leaves them (and their memo) alone.
   const kept = useMemo(
-    () => applyView(entries, { ...DEFAULT_VIEW, q: view.q, verified: view.verified, partial: view.partial, demo: view.demo }),
-    [entries, view.q, view.verified, view.partial, view.demo],
+    () => applyView(entries, { ...DEFAULT_VIEW, q: view.q, verified: view.verified, partial: view.partial, demo: view.demo, flagged: view.flagged }),
+    [entries, view.q, view.verified, view.partial, view.demo, view.flagged],
   );
   const onAxis = useCallback((vs: CostAxisChoice) => setView((v) => ({ ...v, vs })), [setView]);
   return (

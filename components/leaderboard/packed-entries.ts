@@ -5,6 +5,7 @@
  * weight on a big board. Pure and browser-safe: the page packs, the board unpacks once.
  */
 import type { EntryCost, LeaderboardEntry, ScoreCell } from "@/lib/queries/types";
+import { INTEGRITY_FLAG_KINDS } from "@/lib/scoring/integrity-flags";
 
 /** A capability cell: score and interval, or 0 when the capability was not submitted. */
 type PackedCell = [score: number, ciLow: number, ciHigh: number] | 0;
@@ -16,8 +17,8 @@ type PackedEntry = [
   models: string[],
   maintainer: string,
   overall: [score: number, ciLow: number, ciHigh: number],
-  /** complete | verified << 1 | partial << 2 | demo << 3 */
-  flags: number,
+  /** complete | verified << 1 | partial << 2 | demo << 3 | flagged << 4, then one bit per integrity flag kind from << 5 */
+  bits: number,
   capabilities: PackedCell[],
   coverage: number,
   /** Epoch milliseconds. */
@@ -47,7 +48,12 @@ export function packEntries(entries: readonly LeaderboardEntry[], capabilityIds:
       e.models,
       e.maintainer,
       [score(e.overall.score), score(e.overall.ciLow), score(e.overall.ciHigh)],
-      (e.overall.complete ? 1 : 0) | (e.badges.verified ? 2 : 0) | (e.badges.partial ? 4 : 0) | (e.badges.demo ? 8 : 0),
+      (e.overall.complete ? 1 : 0) |
+        (e.badges.verified ? 2 : 0) |
+        (e.badges.partial ? 4 : 0) |
+        (e.badges.demo ? 8 : 0) |
+        (e.badges.flagged ? 16 : 0) |
+        INTEGRITY_FLAG_KINDS.reduce((b, k, i) => (e.flags.includes(k) ? b | (32 << i) : b), 0),
       capabilityIds.map((id) => cellOf(e.capabilities[id])),
       score(e.coverage),
       Date.parse(e.date),
@@ -59,7 +65,7 @@ export function packEntries(entries: readonly LeaderboardEntry[], capabilityIds:
 const NOT_SUBMITTED: ScoreCell = Object.freeze({ score: 0, ciLow: 0, ciHigh: 0, submitted: false });
 
 export function unpackEntries(packed: PackedEntries): LeaderboardEntry[] {
-  return packed.entries.map(([id, rank, agent, models, maintainer, overall, flags, cells, coverage, date, cost]) => {
+  return packed.entries.map(([id, rank, agent, models, maintainer, overall, bits, cells, coverage, date, cost]) => {
     const capabilities: Record<string, ScoreCell> = {};
     packed.capabilities.forEach((cap, i) => {
       const c = cells[i];
@@ -73,12 +79,13 @@ export function unpackEntries(packed: PackedEntries): LeaderboardEntry[] {
       agent,
       models,
       maintainer,
-      overall: { score: overall[0], ciLow: overall[1], ciHigh: overall[2], submitted: true, complete: (flags & 1) !== 0 },
+      overall: { score: overall[0], ciLow: overall[1], ciHigh: overall[2], submitted: true, complete: (bits & 1) !== 0 },
       capabilities,
       coverage,
       date: new Date(date).toISOString(),
-      badges: { verified: (flags & 2) !== 0, partial: (flags & 4) !== 0, demo: (flags & 8) !== 0 },
+      badges: { verified: (bits & 2) !== 0, partial: (bits & 4) !== 0, demo: (bits & 8) !== 0, flagged: (bits & 16) !== 0 },
       cost: entryCost,
+      flags: INTEGRITY_FLAG_KINDS.filter((_, i) => (bits & (32 << i)) !== 0),
     };
   });
 }

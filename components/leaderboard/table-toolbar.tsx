@@ -5,10 +5,11 @@ import { DEFAULT_VIEW, isDefaultView, queryString, serializeView, type BadgeFilt
 const focusRing = "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600";
 const control = `rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800 ${focusRing}`;
 
-const FILTERS: { key: "verified" | "partial" | "demo"; label: string; on: BadgeFilter; title: string }[] = [
+const FILTERS: { key: "verified" | "partial" | "demo" | "flagged"; label: string; on: BadgeFilter; title: string }[] = [
   { key: "verified", label: "Verified only", on: "only", title: "Only entries whose tool calls were replay verified" },
   { key: "partial", label: "Hide partial", on: "hide", title: "Hide entries that did not submit every capability" },
   { key: "demo", label: "Hide demo", on: "hide", title: "Hide demo entries" },
+  { key: "flagged", label: "Hide flagged", on: "hide", title: "Hide entries with an integrity flag (duplicate, unsupported answers, canary)" },
 ];
 
 export interface ToggleableColumn {

@@ -8,7 +8,7 @@ import type { LeaderboardEntry } from "@/lib/queries/types";
 export type SortDir = "asc" | "desc";
 /** A badge filter: any entry, only entries with the badge, or only entries without it. */
 export type BadgeFilter = "any" | "only" | "hide";
-export const BADGE_FILTERS = ["verified", "partial", "demo"] as const;
+export const BADGE_FILTERS = ["verified", "partial", "demo", "flagged"] as const;
 export type BadgeFilterKey = (typeof BADGE_FILTERS)[number];
 
 /** The x axis of the accuracy-versus-cost chart; `auto` is cost when any entry reports one, else latency. */
@@ -25,6 +25,8 @@ export interface ViewState {
   verified: BadgeFilter;
   partial: BadgeFilter;
   demo: BadgeFilter;
+  /** Entries with an integrity flag (`flagged=0` hides them). */
+  flagged: BadgeFilter;
   /** The cost chart's x axis (`vs=cost|latency`). */
   vs: CostAxisChoice;
 }
@@ -50,6 +52,7 @@ export const DEFAULT_VIEW: ViewState = Object.freeze({
   verified: "any",
   partial: "any",
   demo: "any",
+  flagged: "any",
   vs: "auto",
 }) as ViewState;
 
@@ -100,6 +103,7 @@ export function parseView(src: ParamSource, capabilityIds: readonly string[]): V
     verified: parseBadge(param(src, "verified")),
     partial: parseBadge(param(src, "partial")),
     demo: parseBadge(param(src, "demo")),
+    flagged: parseBadge(param(src, "flagged")),
     vs: COST_AXES.find((a) => a !== "auto" && a === param(src, "vs")) ?? "auto",
   };
 }
@@ -137,7 +141,7 @@ export function toggleSort(view: ViewState, columnId: string): ViewState {
 }
 
 function badgeOf(e: LeaderboardEntry, key: BadgeFilterKey): boolean {
-  return key === "verified" ? e.badges.verified : key === "partial" ? e.badges.partial : e.badges.demo;
+  return key === "flagged" ? e.badges.flagged === true : key === "verified" ? e.badges.verified : key === "partial" ? e.badges.partial : e.badges.demo;
 }
 
 /** The lowercase search terms; an entry matches when every term is in its agent, models or maintainer. */

@@ -1,5 +1,6 @@
-/** The labels an entry earns: its state, server scoring and replay verification, partial coverage, demo. */
+/** The labels an entry earns: its state, server scoring and replay verification, partial coverage, integrity flags, demo. */
 import type { SubmissionDetail } from "@/lib/queries/types";
+import { FLAG_KIND_LABELS, flagKinds } from "@/lib/scoring/integrity-flags";
 import { StateBadge, Tag } from "@/components/common/state-badge";
 
 export function SubmissionBadges({ detail }: { detail: SubmissionDetail }) {
@@ -34,6 +35,15 @@ export function SubmissionBadges({ detail }: { detail: SubmissionDetail }) {
           <Tag tone="warn" title="Some capabilities were not submitted; they count 0 in the overall score">
             partial
           </Tag>
+        </li>
+      ) : null}
+      {detail.integrity?.flags.length ? (
+        <li>
+          <a href="#integrity" className="rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600">
+            <Tag tone="warn" title="Integrity flags: see the Integrity section for what triggered each">
+              {`⚑ flagged: ${flagKinds(detail.integrity.flags).map((k) => FLAG_KIND_LABELS[k]).join(", ")}`}
+            </Tag>
+          </a>
         </li>
       ) : null}
       {detail.isDemo ? (

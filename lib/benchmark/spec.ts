@@ -113,6 +113,33 @@ export const judgeSpecSchema = z
   })
   .strict();
 
+/** At most this many canaries, each at most this long: the scan is linear in the bundle's bytes times their number. */
+export const MAX_CANARIES = 20;
+export const MAX_CANARY_CHARS = 256;
+/** A canary this short would match ordinary text. */
+export const MIN_CANARY_CHARS = 8;
+
+/** Integrity checks (README: "Integrity flags"). */
+export const integritySpecSchema = z
+  .object({
+    /**
+     * Flag a waterfall capability whose share of correct-but-unsupported answers is above this
+     * (0–1); `false` turns the flag off (the shares are still shown). Default 0.5.
+     */
+    unsupportedAnswers: z.union([z.number().min(0, "expected a share from 0 to 1").max(1, "expected a share from 0 to 1"), z.literal(false)]).default(0.5),
+    /** Strings planted in the benchmark's data: submitted text that holds one flags the entry. */
+    canaries: z
+      .array(
+        z
+          .string()
+          .refine((c) => c.trim().length >= MIN_CANARY_CHARS, `expected at least ${MIN_CANARY_CHARS} characters besides spaces (a shorter canary matches ordinary text)`)
+          .refine((c) => c.length <= MAX_CANARY_CHARS, `expected at most ${MAX_CANARY_CHARS} characters`),
+      )
+      .max(MAX_CANARIES, `expected at most ${MAX_CANARIES} canaries`)
+      .default([]),
+  })
+  .strict();
+
 export const benchmarkSpecSchema = z
   .object({
     slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "expected a URL-safe slug such as vakra"),
@@ -137,6 +164,7 @@ export const benchmarkSpecSchema = z
     policyTable: z.array(policyRuleSchema).default([]),
     /** Whether detail pages may show ground truth to the public. */
     showGroundTruth: z.boolean().default(false),
+    integrity: integritySpecSchema.default({ unsupportedAnswers: 0.5, canaries: [] }),
   })
   .strict()
   .superRefine((spec, ctx) => {
@@ -165,6 +193,7 @@ export function leadingCallsDropped(env: Pick<EnvironmentSpec, "dropLeadingGroun
 export type ServerSpec = z.infer<typeof serverSpecSchema>;
 export type PolicyRule = z.infer<typeof policyRuleSchema>;
 export type JudgeSpec = z.infer<typeof judgeSpecSchema>;
+export type IntegritySpec = z.infer<typeof integritySpecSchema>;
 export type BenchmarkSpec = z.infer<typeof benchmarkSpecSchema>;
 export type BenchmarkSpecInput = z.input<typeof benchmarkSpecSchema>;
 

@@ -5,6 +5,7 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, scoringRuns, submissions, type SubmissionState } from "../../db/schema";
+import { flagMessages } from "./integrity";
 import { redactPaths } from "./redact-paths";
 import { prefixOf } from "./sql-prefix";
 import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
@@ -133,7 +134,7 @@ export function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): 
       contact: prefixOf(submissions.contact, 300),
       agentType: prefixOf(submissions.agentType, 300),
       notes: prefixOf(submissions.notes, 2_000),
-      run: { overallScore: scoringRuns.overallScore, complete: scoringRuns.complete },
+      run: { overallScore: scoringRuns.overallScore, complete: scoringRuns.complete, flags: scoringRuns.flags },
     })
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
@@ -165,6 +166,7 @@ export function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): 
       contact: clip.prefix(contact, 200),
       agentType: clip.prefix(agentType, 100),
       notes: clip.prefix(notes, 1_000),
+      flags: flagMessages(run?.flags, clip),
     })),
   };
 }

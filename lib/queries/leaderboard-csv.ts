@@ -26,7 +26,7 @@ export function csvCell(value: string): string {
 }
 
 export function badgeNames(b: LeaderboardEntry["badges"]): string[] {
-  return [b.verified && "verified", b.partial && "partial", b.demo && "demo"].filter((x): x is string => !!x);
+  return [b.verified && "verified", b.partial && "partial", b.demo && "demo", b.flagged && "flagged"].filter((x): x is string => !!x);
 }
 
 /** One exported value: a number, text, a list of texts, or null when unknown (an empty CSV cell). */

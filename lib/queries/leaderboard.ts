@@ -1,10 +1,12 @@
 /** The published leaderboard of a benchmark version, with official tie-aware ranks. */
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { capabilityScores, scoringRuns, submissions } from "../../db/schema";
 import { orderByRank } from "../aggregate/rank";
+import { INTEGRITY_FLAG_KINDS } from "../scoring/integrity-flags";
 import { findBenchmarkVersion } from "./benchmark-info";
 import { memoByDataVersion } from "./memo";
+import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
 import { entryCost } from "./entry-cost";
 import type { Leaderboard, LeaderboardEntry, ScoreCell } from "./types";
 
@@ -20,6 +22,8 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
     .select({
       sub: { id: submissions.id, agentName: submissions.agentName, models: submissions.models, maintainer: submissions.maintainer, isDemo: submissions.isDemo, createdAt: submissions.createdAt },
       run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt, cost: scoringRuns.cost },
+      // The kinds of flag only (read inside SQLite): the entry page has what triggered each.
+      flagKinds: sql<string | null>`(SELECT group_concat(DISTINCT json_extract(value, '$.kind')) FROM json_each(CASE WHEN json_valid(${scoringRuns.flags}) THEN ${scoringRuns.flags} ELSE '{}' END, '$.flags'))`,
     })
     .from(submissions)
     .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
@@ -36,7 +40,11 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
   const byRun = new Map<number, typeof caps>();
   for (const c of caps) byRun.set(c.runId, [...(byRun.get(c.runId) ?? []), c]);
 
-  const entries: Omit<LeaderboardEntry, "rank">[] = rows.map(({ sub, run }) => {
+  // Submitted names are cut to the public length, as on every other page (the board is public).
+  const clip = createClipper(PUBLIC_RENDER_LIMITS);
+  const entries: Omit<LeaderboardEntry, "rank">[] = rows.map(({ sub, run, flagKinds }) => {
+    const kinds = (flagKinds ?? "").split(",");
+    const flags = INTEGRITY_FLAG_KINDS.filter((k) => kinds.includes(k));
     const capabilities: Record<string, ScoreCell> = {};
     let items = 0;
     let predicted = 0;
@@ -47,15 +55,16 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
     }
     return {
       id: sub.id,
-      agent: sub.agentName,
-      models: sub.models,
-      maintainer: sub.maintainer,
+      agent: clip.name(sub.agentName),
+      models: clip.list(sub.models ?? []).map((m) => clip.name(String(m))),
+      maintainer: clip.name(sub.maintainer),
       overall: { score: run.overallScore ?? 0, ciLow: run.overallCiLow ?? 0, ciHigh: run.overallCiHigh ?? 0, submitted: true, complete: run.complete ?? false },
       capabilities,
       coverage: items ? predicted / items : 0,
       date: (run.finishedAt ?? sub.createdAt).toISOString(),
-      badges: { verified: run.verified, partial: !(run.complete ?? false), demo: sub.isDemo },
+      badges: { verified: run.verified, partial: !(run.complete ?? false), demo: sub.isDemo, flagged: flags.length > 0 },
       cost: entryCost(run.cost),
+      flags,
     };
   });
   const ranked = orderByRank(entries.map((e) => ({ id: String(e.id), score: e.overall.score, ciLow: e.overall.ciLow, ciHigh: e.overall.ciHigh })));

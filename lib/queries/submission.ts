@@ -6,6 +6,7 @@ import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
 import type { CallPairing, TrajectoryComparison } from "../scoring/evaluators/trajectory-compare";
 import type { FunnelBucket, TrajectoryDiagnostic } from "../scoring/item-result";
+import { readIntegrity } from "./integrity";
 import { MAX_ITEM_RESULT_CHARS } from "./item-list";
 import { publicSourceRef, redactPaths } from "./redact-paths";
 import { createClipper, PUBLIC_RENDER_LIMITS, type RenderLimits } from "./render-limits";
@@ -165,6 +166,7 @@ export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (Submi
       reason: clip.text(redactPaths(t.reason, known)),
     })),
     validation: validationSummary(db, id, clip, known),
+    integrity: run?.status === "completed" ? readIntegrity(db, run.flags, spec, clip) : null,
   };
   return { ...detail, truncated: clip.cuts };
 }

@@ -1,5 +1,6 @@
 /** Plain data the pages render: no database types cross this line. */
 import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
+import type { IntegrityFlagKind } from "../scoring/integrity-flags";
 import type { OutcomeId } from "../scoring/outcome";
 import type { PolicyOutcome, StageName, VerdictOutcome } from "../scoring/verdict";
 
@@ -53,8 +54,11 @@ export interface LeaderboardEntry {
   /** Share of ground-truth items the entry predicted, 0-1. */
   coverage: number;
   date: string;
-  badges: { verified: boolean; partial: boolean; demo: boolean };
+  /** `flagged`: its current run carries an integrity flag. */
+  badges: { verified: boolean; partial: boolean; demo: boolean; flagged: boolean };
   cost: EntryCost;
+  /** The kinds of integrity flag its current run carries (the entry page says what triggered each). */
+  flags: IntegrityFlagKind[];
 }
 
 /** What an entry cost to run, as its bundle reported it (never part of a score); null when unknown. */
@@ -125,6 +129,33 @@ export interface SubmissionDetail {
   evaluators: EvaluatorRow[];
   timeline: TimelineEvent[];
   validation: { errors: number; warnings: number; warningCounts: Record<string, number>; firstErrors: { code: string; file: string; path?: string; message: string }[] } | null;
+  /** The shown run's integrity flags and unsupported-answer shares; null when it has none stored. */
+  integrity: IntegrityView | null;
+}
+
+/** One integrity flag as pages show it: what triggered it, in words and numbers. */
+export interface IntegrityFlagView {
+  kind: IntegrityFlagKind;
+  message: string;
+  capability: string | null;
+  share: number | null;
+  count: number | null;
+  of: number | null;
+  threshold: number | null;
+  /** Duplicates: the other entry (linked only when published). */
+  other: { id: number; agent: string; published: boolean } | null;
+  /** The items that triggered it, at most a page's worth (`count` is exact). */
+  items: { capability: string; uuid: string }[];
+  inMetadata: boolean;
+}
+
+export interface IntegrityView {
+  flags: IntegrityFlagView[];
+  /** Per capability: correct answers the replayed calls do not support; `applies` false for evaluator capabilities. */
+  unsupportedAnswers: {
+    threshold: number | null;
+    capabilities: { id: string; label: string; applies: boolean; unsupported: number; scored: number; share: number | null; flagged: boolean }[];
+  };
 }
 
 export type ItemSortKey = "item" | "capability" | "domain" | "question" | "answer" | "reason" | "outcome" | "weight" | "score";
@@ -315,6 +346,8 @@ export interface ReviewRow {
   contact: string;
   agentType: string;
   notes: string;
+  /** The current run's integrity flags, each with what triggered it. */
+  flags: { kind: IntegrityFlagKind; message: string }[];
 }
 
 /** What a reader of the public changelog is told happened to an entry. */

@@ -80,6 +80,11 @@ interface ItemCommon {
   trace: TurnTrace[];
   /** The benchmark's question of the last scored turn, for an item with no trace (missing, errors): what the agent was asked. */
   question?: string;
+  /**
+   * A hash of the agent's normalised answers and tool calls (item-fingerprint.ts), for finding
+   * resubmitted outputs; null without a prediction. Absent on items scored before it was kept.
+   */
+  fingerprint?: string | null;
 }
 
 export interface WaterfallTurn {

@@ -5,6 +5,8 @@ import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayMode } from "../replay/replay-port";
 import { submittedCapabilities, type Submission } from "../validate/validate-bundle";
 import type { RecordedJudge } from "./judges/judge-settings";
+import { checkIntegrity } from "./integrity-check";
+import type { IntegrityFlag, UnsupportedAnswers } from "./integrity-flags";
 import type { ItemResult } from "./item-result";
 
 export interface ScoreResults {
@@ -21,6 +23,10 @@ export interface ScoreResults {
   capabilities: Record<string, CapabilityScore & { label: string }>;
   /** Latency, tokens and dollars as the bundle reports them; never part of a score. */
   cost: CostSummary;
+  /** Integrity flags the engine raised (unsupported answers, canaries); each says what triggered it. */
+  flags: IntegrityFlag[];
+  /** Per capability, the share of scored items whose correct answer the replayed calls do not support. */
+  unsupportedAnswers: UnsupportedAnswers;
   items: ItemResult[];
 }
 
@@ -35,6 +41,7 @@ export function buildResults(
   const agg = aggregate(ids, submittedCapabilities(submission), items, opts);
   const capabilities: ScoreResults["capabilities"] = {};
   for (const c of benchmark.capabilities) capabilities[c.spec.id] = { label: c.spec.label, ...agg.capabilities[c.spec.id]! };
+  const integrity = checkIntegrity(benchmark, submission, items);
   return {
     schema: "agentboard.results/1",
     benchmark: { slug: benchmark.spec.slug, title: benchmark.spec.title, version: benchmark.spec.version, compat: benchmark.spec.compat },
@@ -46,6 +53,8 @@ export function buildResults(
     overall: agg.overall,
     capabilities,
     cost: summarizeCost(submission),
+    flags: integrity.flags,
+    unsupportedAnswers: integrity.unsupportedAnswers,
     items,
   };
 }

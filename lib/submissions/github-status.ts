@@ -10,6 +10,7 @@ import { auditLog, benchmarkVersions, capabilityScores, scoringRuns, submissions
 import type { BenchmarkSpec } from "../benchmark/spec";
 import type { Diagnostic } from "../formats/diagnostic";
 import { commentLines, commentText, fitComment } from "../github/comment-text";
+import { FLAG_KIND_LABELS, storedFlags, type IntegrityFlagKind } from "../scoring/integrity-flags";
 import type { ValidationReport } from "../validate/report";
 
 export const STATUS_MARKER = "<!-- agentboard:status -->";
@@ -47,6 +48,8 @@ export interface IssueStatus {
     /** The reason given with the latest rejection or withdrawal. */
     reason: string | null;
     detailUrl: string;
+    /** The shown run's integrity flags, each saying what triggered it (absent: none). */
+    flags?: { kind: IntegrityFlagKind; message: string }[];
   } | null;
 }
 
@@ -82,13 +85,15 @@ export function loadIssueStatus(db: Db, issue: { author: string; problem: string
       state: sub.state,
       validation: (sub.validationReport as unknown as ValidationReport | null) ?? null,
       run: run ? { status: run.status, progressDone: run.progressDone, progressTotal: run.progressTotal, error: run.error } : null,
-      overall: shown && shown.overallScore !== null ? { score: shown.overallScore, ciLow: shown.overallCiLow ?? 0, ciHigh: shown.overallCiHigh ?? 0, complete: shown.complete ?? false } : null,
+      // Stored scores are 0–100; the comment's figures are shares (0–1) it prints as percentages.
+      overall: shown && shown.overallScore !== null ? { score: shown.overallScore / 100, ciLow: (shown.overallCiLow ?? 0) / 100, ciHigh: (shown.overallCiHigh ?? 0) / 100, complete: shown.complete ?? false } : null,
       capabilities: (spec?.capabilities ?? []).map((c) => {
         const s = scores.find((x) => x.capability === c.id);
-        return { label: c.label, score: s?.submitted ? s.score : null, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0 };
+        return { label: c.label, score: s?.submitted ? s.score / 100 : null, ciLow: (s?.ciLow ?? 0) / 100, ciHigh: (s?.ciHigh ?? 0) / 100 };
       }),
       reason: reasonRow?.reason || null,
       detailUrl: `${publicUrl}/submissions/${sub.id}`,
+      flags: storedFlags(shown?.flags).map((f) => ({ kind: f.kind, message: f.message })),
     },
   };
 }
@@ -101,7 +106,7 @@ function benchmarkSpecOf(db: Db, versionId: number): BenchmarkSpec | null {
 const pct = (x: number) => (x * 100).toFixed(1);
 
 /** How much of each submitted value a status comment shows; the detail page has the rest. */
-const SHOWN = { name: 200, label: 100, text: 1_000, problem: 1_000, problemLines: 30, where: 200, message: 400, errors: 20, warnings: 5, gaps: 20 } as const;
+const SHOWN = { name: 200, label: 100, text: 1_000, problem: 1_000, problemLines: 30, where: 200, message: 400, errors: 20, warnings: 5, gaps: 20, flags: 10 } as const;
 
 const text = (value: unknown, maxChars: number = SHOWN.text) => commentText(value, { maxChars });
 /** A code of our own, in a code span when it is one (a code span shows escapes literally). */
@@ -112,6 +117,15 @@ function scoreTable(s: NonNullable<IssueStatus["submission"]>): string[] {
   for (const c of s.capabilities) rows.push(c.score === null ? `| ${text(c.label, SHOWN.label)} | not submitted | |` : `| ${text(c.label, SHOWN.label)} | ${pct(c.score)} | ${pct(c.ciLow)}–${pct(c.ciHigh)} |`);
   if (s.overall) rows.push(`| **Overall**${s.overall.complete ? "" : " (incomplete)"} | **${pct(s.overall.score)}** | ${pct(s.overall.ciLow)}–${pct(s.overall.ciHigh)} |`);
   return rows;
+}
+
+/** The integrity flags, each with what triggered it; a message may name another entry's agent, so it is neutralised. */
+function flagsSection(flags: readonly { kind: IntegrityFlagKind; message: string }[]): string[] {
+  const shown = flags.slice(0, SHOWN.flags);
+  const out = [`#### ⚑ Integrity flags (${flags.length})`, "", "A maintainer reviews these before approving:", ""];
+  for (const f of shown) out.push(`- **${FLAG_KIND_LABELS[f.kind] ?? text(f.kind, 40)}**: ${text(f.message, SHOWN.message)}`);
+  if (flags.length > shown.length) out.push(`- … and ${flags.length - shown.length} more flag(s)`);
+  return out;
 }
 
 /** One diagnostic: its code, where it is (file, record, uuid, JSON path) and what is wrong, all inert. */
@@ -205,6 +219,7 @@ export function renderStatusComment(status: IssueStatus): string {
     out.push(...validationSection(s.validation), "", "Fix the bundle, upload it again and edit the issue's ZIP link.", "");
   }
   if (s.overall) out.push(...scoreTable(s), "", `Details per capability, domain and item: ${s.detailUrl}`, "");
+  if (s.overall && s.flags?.length) out.push(...flagsSection(s.flags), "");
   if (s.state === "scored") out.push("Maintainers: comment `/approve`, `/reject <reason>` or `/rescore`. The author may `/withdraw`.", "");
   if (s.state === "withdrawn") out.push("Maintainers can undo this: comment `/restore`.", "");
   return fitComment(out.join("\n").trimEnd() + "\n", { fullReportUrl: s.detailUrl });

@@ -16,6 +16,7 @@ import { isUnjudged, itemKey, type ItemResult } from "../scoring/item-result";
 import { scoreBundle } from "../scoring/score-bundle";
 import { benchmarkOfVersion } from "./benchmarks";
 import { isBusy, retryBusy, writeTx } from "./db-busy";
+import { recordRunIntegrity } from "./run-integrity";
 import { failRun, supersedeRun, supersededBecause, type RunSpec } from "./runs";
 import { transition, type Tx } from "./transitions";
 
@@ -131,7 +132,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
         writeTx(db, (tx) => {
           for (const r of batch) {
             tx.insert(itemResults)
-              .values({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, weight: r.weight, score: r.score, status: r.status, stage: r.stage, scorer: r.scorer, bucket: r.bucket, exactPassed: r.scorer === "waterfall" && r.exactPassed, policy: r.scorer === "waterfall" ? r.policy : null, result: r })
+              .values({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, weight: r.weight, score: r.score, status: r.status, stage: r.stage, scorer: r.scorer, bucket: r.bucket, exactPassed: r.scorer === "waterfall" && r.exactPassed, policy: r.scorer === "waterfall" ? r.policy : null, result: r, fingerprint: r.fingerprint ?? null })
               .onConflictDoNothing()
               .run();
           }
@@ -202,6 +203,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
         .run();
       tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id)).run();
       tx.update(submissions).set({ currentRunId: run.id }).where(eq(submissions.id, sub.id)).run();
+      recordRunIntegrity(tx, { id: run.id, submissionId: sub.id, versionId: sub.benchmarkVersionId, agent: sub.agentName }, { flags: results.flags, unsupportedAnswers: results.unsupportedAnswers }, at);
       const details = { runId: run.id, overall: Math.round(results.overall.score * 10) / 10, judge: judgeId, replay: run.replayMode };
       if (unjudged > 0) transition(tx, sub.id, "error", { actor: "worker", at, reason: `${unjudged} item(s) could not be judged or replayed; rescore before publishing`, details });
       else transition(tx, sub.id, "scored", { actor: "worker", at, details });

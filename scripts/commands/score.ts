@@ -90,6 +90,8 @@ async function scoreAndReport(benchmark: Benchmark, bundle: string, flags: Score
     for (const o of outputs) await writeFile(path.join(flags.vakraOut, o.file), JSON.stringify(o.document, null, 2) + "\n");
   }
   process.stdout.write(renderCapabilityTable(results));
+  // Integrity flags are a maintainer's to weigh, never a failure of the run: a note each.
+  for (const f of results.flags) process.stderr.write(`integrity flag (${f.kind}): ${f.message}\n`);
   const errors = results.items.filter(isUnjudged).length;
   if (errors > 0) {
     process.stderr.write(`warning: ${errors} item(s) could not be judged or replayed; the run is incomplete and cannot be published until rescored\n`);

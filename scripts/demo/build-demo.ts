@@ -36,6 +36,11 @@ const NO_RETRIEVERS = "Do not consult any document retriever in this conversatio
 const OWN_ARCHIVE = (d: string) => `Only use the ${d} archive for document lookups.`;
 const NO_TRAVEL = "Never use the travel guide.";
 const UNMAPPED = "Keep the answer short and factual.";
+/**
+ * The demo's canary (README: "Integrity flags"): text a model trained on the benchmark's files
+ * could reproduce; no honest agent writes it. Test bundles plant it to trip the flag.
+ */
+export const DEMO_CANARY = "agentboard demo canary 7c0f3d52-9a4e-4b1e-a8d2-5e6f41c9b037";
 
 export function demoSpec(): BenchmarkSpecInput {
   const server = (cap: string) => ({
@@ -68,6 +73,10 @@ export function demoSpec(): BenchmarkSpecInput {
       { text: NO_RETRIEVERS, denyTools: ["query_*"] },
       ...DOMAINS.map((d) => ({ text: OWN_ARCHIVE(d), allowTools: ["get_*", "list_*", "count_*", "top_*", `query_${d}`] })),
     ],
+    // Measured shares of correct-but-unsupported answers (rules judge, MCP replay): fabricator
+    // 100% in every capability; weak-agent 10.8–20.0% (its list answers copy the value without
+    // the calls); the other agents 0%. Half is well clear of both.
+    integrity: { unsupportedAnswers: 0.5, canaries: [DEMO_CANARY] },
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
+import { artifacts, criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
 
 let app: App;
 let browser: Browser;
@@ -66,6 +66,31 @@ const chartTable = (page: Page, title: RegExp) =>
 
 const ids = async (benchmark = "") =>
   new Map(((await (await fetch(`${app.url}/api/leaderboard${benchmark}`)).json()) as { entries: { id: number; agent: string }[] }).entries.map((e) => [e.agent, e.id]));
+
+describe("integrity flags", () => {
+  it("badge the fabricator (and no other demo entry), say why on its page, and hide with a filter", async () => {
+    const page = await open("/", DESKTOP);
+    const flagged = page.locator("tbody tr", { has: page.locator('[data-badge="flagged"]') });
+    expect(await flagged.count()).toBe(1);
+    expect(await flagged.textContent()).toMatch(/fabricator.*⚑ flagged: unsupported answers/s);
+    await page.getByLabel("Hide flagged").check();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("flagged") === "0");
+    const left = (await boardCells(page)).map((r) => r.agent.text);
+    expect(left).toHaveLength(DEMO_AGENTS.length - 1);
+    expect(left.some((a) => a.includes("fabricator"))).toBe(false);
+
+    for (const dark of [false, true]) {
+      const entry = await open(`/submissions/${(await ids()).get("fabricator")}#integrity`, { ...DESKTOP, dark });
+      const section = entry.locator("#integrity");
+      expect(await section.locator("[data-flag=unsupported_answers]").count()).toBe(4);
+      expect(await section.textContent()).toContain("API chaining: 100% of scored items (75 of 75) have a correct answer that the replayed tool calls do not support, above the benchmark's threshold of 50%.");
+      expect(await section.getByRole("table").locator("tbody tr").first().textContent()).toMatch(/API chaining\s*75 of 75\s*100%\s*⚑ above threshold/);
+      expect(await criticalViolations(entry)).toEqual([]);
+      await section.screenshot({ path: `${artifacts}/integrity-fabricator${dark ? "-dark" : ""}.png` });
+      await entry.context().close();
+    }
+  });
+});
 
 describe("a phone reader (390 px)", () => {
   for (const dark of [false, true]) {

@@ -3,7 +3,8 @@
  * the server (which downloads nothing), the worker's GitHub pass makes it a queued submission
  * (and a status comment on the fake GitHub), the worker scores it, and a maintainer approves
  * it on /admin in a real browser, which puts the row on the leaderboard; the worker's next
- * pass mirrors "published" on the issue.
+ * pass mirrors "published" on the issue. The bundle is weak-agent's outputs under another name,
+ * so it is flagged as a duplicate of weak-agent: the comment says so, and approving asks first.
  */
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -131,6 +132,7 @@ describe("GitHub submissions on the running app", () => {
       db.$client.close();
     }
     expect(status(issueNumber)).toContain("waiting for a maintainer");
+    expect(status(issueNumber)).toMatch(/Integrity flags \(1\)[\s\S]*\*\*duplicate\*\*: 100% of this entry's answered items .* \\\(weak-agent\\\)/);
 
     const page = await browser.newPage();
     await page.goto(`${app.url}/`);
@@ -145,13 +147,18 @@ describe("GitHub submissions on the running app", () => {
 
     await page.getByLabel("Maintainer token").fill(ADMIN);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: `Approve ${AGENT}` }).waitFor();
+    await page.getByRole("link", { name: `Approve ${AGENT}` }).waitFor();
     const cookie = (await page.context().cookies()).find((c) => c.name === "agentboard_admin");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
     expect(await criticalViolations(page)).toEqual([]);
     await screenshot(page, "admin-queue");
 
-    await page.getByRole("button", { name: `Approve ${AGENT}` }).click();
+    // Flagged: approving asks first, with the flags in view.
+    await page.getByRole("link", { name: `Approve ${AGENT}` }).click();
+    await page.waitForURL(/confirm=approve/);
+    expect(await page.getByTestId("confirm-flags").textContent()).toMatch(/duplicate.*\(weak-agent\), submitted before it/s);
+    expect(await criticalViolations(page)).toEqual([]);
+    await page.locator("#confirm").getByRole("button", { name: `Approve ${AGENT}` }).click();
     await page.waitForURL(/done=approve/);
     await workerGitHubPass(); // the server sends nothing to GitHub; the worker mirrors the approval
     await page.goto(`${app.url}/`);

@@ -101,7 +101,11 @@ describe("a maintainer", () => {
     const page = await open("/admin");
     await page.getByLabel("Maintainer token").fill(ADMIN);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: `Approve ${CANDIDATE}` }).waitFor();
+    // The candidate is weak-agent's outputs renamed: flagged as its duplicate, so approving it asks first.
+    await page.getByRole("link", { name: `Approve ${CANDIDATE}` }).waitFor();
+    expect(await page.getByTestId(`flags-${candidate}`).textContent()).toBe(
+      `⚑ duplicate 100% of this entry's answered items (259 of 259) carry the same answers and tool calls as entry #${idOf("weak-agent")} (weak-agent), submitted before it.`,
+    );
     // The benchmark is a column of the list.
     expect(await page.getByTestId(`review-${candidate}`).textContent()).toContain("Agentboard demo v1.0");
 

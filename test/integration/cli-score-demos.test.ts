@@ -14,7 +14,14 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "agentboard-cli-demos-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function score(benchmark: string, agent: string): Promise<{ code: number | null; stdout: string; stderr: string; results: { overall: { score: number }; capabilities: Record<string, { score: number; submitted: boolean }> } }> {
+interface Results {
+  overall: { score: number };
+  capabilities: Record<string, { score: number; submitted: boolean }>;
+  flags: { kind: string; capability?: string; share?: number; message: string }[];
+  unsupportedAnswers: { threshold: number | null; capabilities: Record<string, { share: number | null } | null> };
+}
+
+function score(benchmark: string, agent: string): Promise<{ code: number | null; stdout: string; stderr: string; results: Results }> {
   const out = path.join(work, `${path.basename(benchmark)}-${agent}.json`);
   const args = [...AGENTBOARD, "score", path.join(benchmark, "submissions", agent), "--benchmark", benchmark, "--quiet", "--out", out];
   return new Promise((resolve, reject) => {
@@ -46,6 +53,9 @@ describe("cli score on the VSS-style demo (evaluator capabilities)", () => {
       if (value === null) expect(c.submitted).toBe(false);
       else expect(one(c.score), cap).toBe(value);
     }
+    // Evaluator capabilities have no groundedness stage: no unsupported-answer share, no flag.
+    expect(r.results.flags).toEqual([]);
+    expect(Object.values(r.results.unsupportedAnswers.capabilities).every((c) => c === null)).toBe(true);
   });
 });
 
@@ -58,6 +68,10 @@ describe("cli score on the VAKRA-style demo (the waterfall over MCP replay)", ()
     for (const [agent, r] of runs) {
       expect(r.code, `${agent}: ${r.stderr}`).toBe(0);
       expect(one(r.results.overall.score), agent).toBe(expected[agent]);
+      // results.json's top-level flags: the fabricator's right answers without supporting calls, in every capability.
+      const flagged = r.results.flags.map((f) => `${f.kind}:${f.capability}:${f.share}`);
+      expect(flagged, agent).toEqual(agent === "fabricator" ? ["api_chaining", "tool_selection", "multihop", "multiturn"].map((c) => `unsupported_answers:${c}:1`) : []);
+      expect(r.results.unsupportedAnswers.threshold).toBe(0.5);
     }
   }, 240_000);
 });

@@ -4,12 +4,13 @@
  * row, the same one a GitHub slash command takes) and is mirrored on the submission's GitHub
  * issue after the response.
  *
- * Reject and withdraw act only with `confirm` set to the state the maintainer confirmed them
- * in (the confirmation section of /admin sends it): a post without it changes nothing and
+ * Reject and withdraw, and the approval of an entry with integrity flags, act only with
+ * `confirm` set to the state the maintainer confirmed them in (the confirmation section of /admin sends it): a post without it changes nothing and
  * leads to that confirmation; a post whose state has moved on since is refused.
  */
 import { after } from "next/server";
 import { pageDb } from "@/lib/queries/db";
+import { isFlagged } from "@/lib/queries/integrity";
 import { submissionState } from "@/lib/queries/submission";
 import { mirrorSubmission } from "@/lib/submissions/github-intake";
 import { applyReviewAction, CONFIRMED_ACTIONS, reviewAction } from "@/lib/submissions/review";
@@ -31,7 +32,8 @@ export async function POST(request: Request): Promise<Response> {
   const review = reviewAction(action, reason);
   if (!review) return seeOther("/admin?error=unknown-action");
   const db = pageDb();
-  if (CONFIRMED_ACTIONS.includes(review.name)) {
+  // An entry with integrity flags is approved only once the maintainer has seen them.
+  if (CONFIRMED_ACTIONS.includes(review.name) || (review.name === "approve" && isFlagged(db, id))) {
     const confirmed = String(form?.get("confirm") ?? "");
     if (!confirmed) return seeOther(confirmHref(review.name, id));
     if (confirmed !== submissionState(db, id)) return seeOther("/admin?error=changed");

@@ -25,6 +25,7 @@ import { SubmissionBadges } from "@/components/submission/submission-badges";
 import { SubmissionMeta } from "@/components/submission/submission-meta";
 import { ValidationErrors } from "@/components/submission/validation-errors";
 import { EvaluatorTable } from "@/components/submission/evaluation-result";
+import { IntegritySection } from "@/components/submission/integrity-section";
 import { TrajectoryTable } from "@/components/submission/trajectory-diagnostic";
 import { WaterfallFunnel } from "@/components/submission/waterfall-funnel";
 
@@ -120,6 +121,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
               <Section id="domains" title="Scores per domain">
                 <DomainHeatmap capabilities={detail.capabilities} domains={detail.domains} />
               </Section>
+              <IntegritySection submissionId={detail.id} integrity={detail.integrity} capabilityLabels={capabilityLabels} />
               {detail.funnel ? (
                 <Section id="funnel" title="Waterfall funnel" description="Where each item's scored turn ended in the waterfall.">
                   <WaterfallFunnel funnel={detail.funnel} />

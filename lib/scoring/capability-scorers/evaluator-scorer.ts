@@ -14,6 +14,7 @@ import { readDatasetOutputs } from "../../validate/dataset-outputs";
 import { evaluateItem, outputGap, type Evaluator } from "../evaluators/evaluator";
 import { prepareEvaluator } from "../evaluators/from-config";
 import { createGrader } from "../judges/judge-settings";
+import { outputFingerprint } from "../item-fingerprint";
 import type { EvaluatorItemResult, TurnTrace } from "../item-result";
 import type { CapabilityScorer, ItemTask, LoadContext, ScoreContext } from "./capability-scorer";
 
@@ -135,8 +136,8 @@ function datasetTasks(cap: DatasetCapability, ctx: ScoreContext): ItemTask[] {
 
 async function scoreDatasetItem(cap: DatasetCapability, evaluator: Evaluator, gt: DatasetItem, item: EvalItem, ctx: ScoreContext): Promise<EvaluatorItemResult> {
   const kind = evaluator.kind;
-  const base = { scorer: kind, capability: cap.spec.id, domain: gt.domain, uuid: gt.uuid, weight: 1 };
   const output = item.output;
+  const base = { scorer: kind, capability: cap.spec.id, domain: gt.domain, uuid: gt.uuid, weight: 1, fingerprint: outputFingerprint(cap.spec.id, gt.uuid, output) };
   if (!output) return { ...base, score: 0, status: "missing", bucket: "not_scored", stage: "none", evaluation: null, trace: [], question: item.query, reason: "no output for this item", detail: null };
   const trace: TurnTrace[] = [
     {

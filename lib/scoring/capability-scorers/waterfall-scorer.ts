@@ -13,6 +13,7 @@ import type { GroundTruthDialogue, PredictedDialogue, Turn } from "../../formats
 import { readGroundTruthFile } from "../../formats/read-dialogues";
 import type { ReplayOutcome } from "../../replay/replay-port";
 import { compareToolCalls, sequentialSteps } from "../evaluators/trajectory-compare";
+import { dialogueFingerprint } from "../item-fingerprint";
 import { itemKey, waterfallBucket, type ItemStatus, type TrajectoryDiagnostic, type TurnTrace, type WaterfallItemResult } from "../item-result";
 import { runWaterfall, type TurnScore } from "../waterfall";
 import type { CapabilityScorer, ScoreContext } from "./capability-scorer";
@@ -102,7 +103,8 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
   const { benchmark, replay } = ctx;
   const gt = cap.byUuid.get(uuid)!;
   const { weight, sources } = itemWeight(cap.spec, gt, benchmark.spec.retrieverTools);
-  const base = { scorer: "waterfall" as const, capability: cap.spec.id, domain: gt.domain, uuid, weight, sources, replay: replay.mode, verified: replay.verified };
+  const fingerprint = dialogueFingerprint(cap.spec.id, uuid, prediction);
+  const base = { scorer: "waterfall" as const, capability: cap.spec.id, domain: gt.domain, uuid, weight, sources, replay: replay.mode, verified: replay.verified, fingerprint };
   const unscored = (status: Exclude<ItemStatus, "scored" | "judge_error">, reason: string): WaterfallItemResult => ({
     ...base,
     score: 0,

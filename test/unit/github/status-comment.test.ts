@@ -68,6 +68,23 @@ describe("the status comment", () => {
     expect(statusLabel(none).name).toBe("agentboard: needs changes");
   });
 
+  it("lists the integrity flags under the scores, each neutralised, and none without a score", () => {
+    const flags = [
+      { kind: "duplicate" as const, message: "100% of this entry's answered items (9 of 9) carry the same answers and tool calls as entry #3 (@octocat <b>x</b>), submitted before it." },
+      { kind: "canary" as const, message: "A canary string of this benchmark appears in the submitted text of 1 item." },
+    ];
+    const scored = { state: "scored" as const, overall: { score: 0.5, ciLow: 0.4, ciHigh: 0.6, complete: true }, flags };
+    const c = renderStatusComment(base(scored));
+    expect(c).toContain("#### ⚑ Integrity flags (2)");
+    expect(c.indexOf("Integrity flags")).toBeGreaterThan(c.indexOf("**Overall**"));
+    expect(c).toContain("- **duplicate**: 100% of this entry's answered items");
+    expect(c).toContain("- **canary**: A canary string of this benchmark appears");
+    expect(c).not.toContain("@octocat");
+    expect(c).not.toContain("<b>");
+    expect(renderStatusComment(base({ ...scored, flags: [] }))).not.toContain("Integrity flags");
+    expect(renderStatusComment(base({ flags }))).not.toContain("Integrity flags");
+  });
+
   it("hashes body and label together", () => {
     expect(statusHash("a", "x")).not.toBe(statusHash("a", "y"));
     expect(statusHash("a", "x")).toBe(statusHash("a", "x"));

@@ -15,7 +15,8 @@ function entry(id: number, score: number, cost: Partial<EntryCost> = {}, over: P
     capabilities: {},
     coverage: 1,
     date: "2026-01-01T00:00:00.000Z",
-    badges: { verified: true, partial: false, demo: false },
+    badges: { verified: true, partial: false, demo: false, flagged: false },
+    flags: [],
     cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null, ...cost },
     ...over,
   };
@@ -54,7 +55,7 @@ describe("costChartData", () => {
     entry(1, 100, { costUsd: 38, latencyMedianS: 30 }),
     entry(2, 85.2, { costUsd: 7, latencyMedianS: 20 }),
     entry(3, 79.4, { costUsd: 9, latencyMedianS: 25 }),
-    entry(4, 42.7, { costUsd: 2, latencyMedianS: 10 }, { badges: { verified: true, partial: true, demo: false } }),
+    entry(4, 42.7, { costUsd: 2, latencyMedianS: 10 }, { badges: { verified: true, partial: true, demo: false, flagged: false } }),
     entry(5, 29.7, { costUsd: 0.4, latencyMedianS: 5 }),
     entry(6, 2.9, { costUsd: 1.5, latencyMedianS: 40 }),
     entry(7, 50, { latencyMedianS: 12 }),

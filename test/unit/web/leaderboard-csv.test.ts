@@ -26,7 +26,8 @@ function entry(over: Partial<LeaderboardEntry> = {}): LeaderboardEntry {
     },
     coverage: 0.94666667,
     date: "2026-11-22T04:59:54.921Z",
-    badges: { verified: true, partial: false, demo: false },
+    badges: { verified: true, partial: false, demo: false, flagged: false },
+    flags: [],
     cost: { latencyMedianS: 12.3456, latencyP95S: 30.5, totalTokens: 1234567, costUsd: 4.1234567 },
     ...over,
   };
@@ -164,7 +165,8 @@ describe("leaderboardCsv", () => {
   it("leaves a capability that was not submitted (or is absent), its interval and an unreported cost empty, and lists every badge", () => {
     const e = entry({
       capabilities: { api_chaining: { score: 0, ciLow: 0, ciHigh: 0, submitted: false } },
-      badges: { verified: false, partial: true, demo: true },
+      badges: { verified: false, partial: true, demo: true, flagged: false },
+      flags: [],
       cost: { latencyMedianS: null, latencyP95S: 3, totalTokens: null, costUsd: null },
     });
     const [header, row] = parseCsv(leaderboardCsv(CAPS, [e], ALL));
@@ -186,9 +188,9 @@ describe("leaderboardCsv", () => {
   });
 
   it("names badges in a fixed order", () => {
-    expect(badgeNames({ verified: true, partial: false, demo: true })).toEqual(["verified", "demo"]);
-    expect(badgeNames({ demo: true, partial: true, verified: true })).toEqual(["verified", "partial", "demo"]);
-    expect(badgeNames({ verified: false, partial: false, demo: false })).toEqual([]);
+    expect(badgeNames({ verified: true, partial: false, demo: true, flagged: false })).toEqual(["verified", "demo"]);
+    expect(badgeNames({ demo: true, partial: true, verified: true, flagged: false })).toEqual(["verified", "partial", "demo"]);
+    expect(badgeNames({ verified: false, partial: false, demo: false, flagged: false })).toEqual([]);
   });
 });
 

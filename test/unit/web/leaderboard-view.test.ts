@@ -33,7 +33,8 @@ function entry(id: number, rank: number, over: Partial<LeaderboardEntry> & { cap
     capabilities: caps ?? { api_chaining: cell(50 + id), multihop: cell(90 - id) },
     coverage: 1,
     date: `2026-01-${String(10 + id).padStart(2, "0")}T00:00:00.000Z`,
-    badges: { verified: true, partial: false, demo: false },
+    badges: { verified: true, partial: false, demo: false, flagged: false },
+    flags: [],
     cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null },
     ...rest,
   };
@@ -43,14 +44,15 @@ function entry(id: number, rank: number, over: Partial<LeaderboardEntry> & { cap
 const ENTRIES: LeaderboardEntry[] = [
   entry(1, 1, { agent: "Zeta", models: ["gpt-5"], maintainer: "OpenLab" }),
   entry(2, 2, { agent: "alpha", models: ["claude-opus", "gpt-5"], maintainer: "Anthro" }),
-  entry(3, 2, { agent: "Beta", badges: { verified: false, partial: false, demo: true } }),
+  entry(3, 2, { agent: "Beta", badges: { verified: false, partial: false, demo: true, flagged: false } }),
   entry(4, 4, {
     agent: "gamma-partial",
     caps: { api_chaining: cell(99), multihop: cell(0, false) },
-    badges: { verified: true, partial: true, demo: false },
+    badges: { verified: true, partial: true, demo: false, flagged: false },
+    flags: [],
     overall: { ...cell(40), complete: false },
   }),
-  entry(5, 5, { agent: "delta", maintainer: "Indie Dev" }),
+  entry(5, 5, { agent: "delta", maintainer: "Indie Dev", badges: { verified: true, partial: false, demo: false, flagged: true }, flags: ["duplicate"] }),
 ];
 
 const ids = (es: LeaderboardEntry[]) => es.map((e) => e.id);
@@ -63,9 +65,9 @@ describe("parseView", () => {
   });
 
   it("reads sort, dir, q, hide and the badge filters from URLSearchParams or a Next searchParams record", () => {
-    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", vs: "latency" };
-    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&vs=latency"), CAPS)).toEqual(expected);
-    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", vs: "latency" }, CAPS)).toEqual(expected);
+    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", flagged: "hide", vs: "latency" };
+    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&flagged=0&vs=latency"), CAPS)).toEqual(expected);
+    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", flagged: "0", vs: "latency" }, CAPS)).toEqual(expected);
   });
 
   it("uses the column's natural direction when dir is missing: scores descending, names and rank ascending", () => {
@@ -103,7 +105,7 @@ describe("serializeView", () => {
   });
 
   it("writes only what differs, with readable commas, and round-trips through parseView", () => {
-    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", vs: "cost" };
+    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", flagged: "any", vs: "cost" };
     const qs = queryString(serializeView(v));
     expect(qs).toBe("sort=multihop&dir=desc&q=claude&hide=latency_p95,maintainer,date&verified=1&partial=0&vs=cost");
     expect(parseView(new URLSearchParams(qs), CAPS)).toEqual(v);
@@ -187,12 +189,14 @@ describe("applyView", () => {
     expect(ids(applyView(ENTRIES, view({ q: "nobody" })))).toEqual([]);
   });
 
-  it("filters by badges: verified only, hide partial, hide demo (and their opposites)", () => {
+  it("filters by badges: verified only, hide partial, hide demo, hide flagged (and their opposites)", () => {
     expect(ids(applyView(ENTRIES, view({ verified: "only" })))).toEqual([1, 2, 4, 5]);
     expect(ids(applyView(ENTRIES, view({ verified: "hide" })))).toEqual([3]);
     expect(ids(applyView(ENTRIES, view({ partial: "hide" })))).toEqual([1, 2, 3, 5]);
     expect(ids(applyView(ENTRIES, view({ demo: "hide" })))).toEqual([1, 2, 4, 5]);
     expect(ids(applyView(ENTRIES, view({ demo: "only" })))).toEqual([3]);
+    expect(ids(applyView(ENTRIES, view({ flagged: "hide" })))).toEqual([1, 2, 3, 4]);
+    expect(ids(applyView(ENTRIES, view({ flagged: "only" })))).toEqual([5]);
     expect(ids(applyView(ENTRIES, view({ verified: "only", partial: "hide", q: "gpt", sort: "agent" })))).toEqual([2, 1]);
   });
 
@@ -244,7 +248,7 @@ describe("chart series", () => {
     const es = [
       entry(1, 3, { date: "2026-01-01T00:00:00.000Z", overall: { ...cell(50), complete: true } }),
       entry(2, 4, { date: "2026-01-02T00:00:00.000Z", overall: { ...cell(40), complete: true } }),
-      entry(3, 1, { date: "2026-01-03T00:00:00.000Z", overall: { ...cell(90), complete: false }, badges: { verified: true, partial: true, demo: false } }),
+      entry(3, 1, { date: "2026-01-03T00:00:00.000Z", overall: { ...cell(90), complete: false }, badges: { verified: true, partial: true, demo: false, flagged: false } }),
       entry(4, 2, { date: "2026-01-04T00:00:00.000Z", overall: { ...cell(70.04), complete: true } }),
       entry(5, 5, { date: "2026-01-05T00:00:00.000Z", overall: { ...cell(10), complete: true } }),
     ];

@@ -113,6 +113,18 @@ describe("hostile strings", () => {
     expect(getQueue(db).find((r) => r.id === submissionId)!.agent.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.name + 40);
   });
 
+  it("cuts a published entry's names on the board as on its page", async () => {
+    const id = await publishGood();
+    const models = JSON.stringify(Array.from({ length: 500 }, (_, i) => `model-${i}-${"m".repeat(1000)}`));
+    db.$client.prepare("UPDATE submissions SET agent_name = ?, maintainer = ?, models = ? WHERE id = ?").run("A".repeat(70_000), "M".repeat(50_000), models, id);
+    db.$client.prepare("INSERT INTO audit_log (at, actor, action, submission_id, reason) VALUES (?, 'test', 'edit', ?, '')").run(Date.now(), id); // a new data version
+    const entry = getLeaderboard(db)!.entries.find((e) => e.id === id)!;
+    expect(entry.agent.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.name + 40);
+    expect(entry.maintainer.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.name + 40);
+    expect(entry.models.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.list);
+    for (const m of entry.models) expect(m.length).toBeLessThanOrEqual(PUBLIC_RENDER_LIMITS.name + 40);
+  });
+
   it("shows at most 20 validation errors, each cut", async () => {
     const bundle = copyBundle(INVALID_BUNDLE, "invalid-many");
     const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);

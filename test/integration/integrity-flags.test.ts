@@ -1,0 +1,167 @@
+/**
+ * Integrity flags end to end: both demos scored into a database by the worker (MCP replay, rules
+ * judge), then weak-agent's outputs resubmitted under a new name and a bundle with the demo's
+ * canary planted in one answer. What the board, the entry page's data, the admin list and the
+ * bot comment say about each.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "@/db/client";
+import { auditLog, scoringRuns, submissions } from "@/db/schema";
+import { getReviewQueue } from "@/lib/queries/activity";
+import { isFlagged } from "@/lib/queries/integrity";
+import { getLeaderboard } from "@/lib/queries/leaderboard";
+import { getSubmission } from "@/lib/queries/submission";
+import { loadDemoEntries } from "@/lib/submissions/demo-entries";
+import { loadIssueStatus, renderStatusComment } from "@/lib/submissions/github-status";
+import { ingestBundle } from "@/lib/submissions/ingest";
+import { approve, rescore } from "@/lib/submissions/review";
+import { createScoringDeps } from "@/lib/submissions/scoring-deps";
+import { runWorker } from "@/lib/submissions/worker";
+import { DEMO_CANARY, DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
+import { resubmitted, withCanary } from "../helpers/demo-copies";
+import { tickingClock } from "../helpers/mini-fixtures";
+
+const now = tickingClock();
+const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-integrity-"));
+let db: Db;
+let deps: ReturnType<typeof createScoringDeps>;
+let versionId: number;
+const ids: Record<string, number> = {};
+let copyId: number;
+let canary: { id: number; uuid: string };
+
+const idOf = (agent: string) => db.select({ id: submissions.id }).from(submissions).where(eq(submissions.agentName, agent)).get()!.id;
+const runFlags = (id: number) => {
+  const sub = db.select().from(submissions).where(eq(submissions.id, id)).get()!;
+  return db.select({ flags: scoringRuns.flags }).from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId!)).get()!.flags!;
+};
+
+async function submit(bundle: string): Promise<number> {
+  const out = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
+  expect(out.state).toBe("queued");
+  await runWorker(db, deps, { untilIdle: true });
+  return out.submissionId;
+}
+
+beforeAll(async () => {
+  db = openDatabase(":memory:");
+  deps = createScoringDeps(db, { now });
+  versionId = (await loadDemoEntries(db, DEMO_DIR, deps)).versionId;
+  await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps, undefined, { isDefault: false });
+  for (const agent of ["oracle", "strong-agent", "weak-agent", "policy-breaker", "fabricator", "partial-entry"]) ids[agent] = idOf(agent);
+  copyId = await submit(resubmitted(path.join(tmp, "copy"), "weak-agent", { agent_name: "weak-agent-v2", models: ["my-model"], maintainer: "someone else" }));
+  const planted = withCanary(path.join(tmp, "canary"), "strong-agent");
+  canary = { id: await submit(planted.bundle), uuid: planted.uuid };
+}, 240_000);
+
+afterAll(async () => {
+  await deps.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("unsupported answers", () => {
+  it("flag the fabricator in every capability, and no other entry of either demo", () => {
+    const board = getLeaderboard(db)!;
+    const flags = Object.fromEntries(board.entries.map((e) => [e.agent, e.flags]));
+    expect(flags).toEqual({ oracle: [], "strong-agent": [], "policy-breaker": [], "partial-entry": [], "weak-agent": [], fabricator: ["unsupported_answers"] });
+    expect(board.entries.find((e) => e.agent === "fabricator")!.badges.flagged).toBe(true);
+    const nvidia = getLeaderboard(db, { benchmark: "demo-nvidia" })!;
+    expect(nvidia.entries.length).toBe(4);
+    for (const e of nvidia.entries) expect({ agent: e.agent, flags: e.flags }).toEqual({ agent: e.agent, flags: [] });
+  });
+
+  it("show the fabricator's share per capability (all 75 scored items) against the threshold of 50%", () => {
+    const integrity = getSubmission(db, ids.fabricator!)!.integrity!;
+    expect(integrity.unsupportedAnswers.threshold).toBe(0.5);
+    expect(integrity.unsupportedAnswers.capabilities.map((c) => [c.id, c.unsupported, c.scored, c.share, c.flagged])).toEqual([
+      ["api_chaining", 75, 75, 1, true],
+      ["tool_selection", 75, 75, 1, true],
+      ["multihop", 75, 75, 1, true],
+      ["multiturn", 75, 75, 1, true],
+    ]);
+    expect(integrity.flags.map((f) => f.message)).toContain(
+      "API chaining: 100% of scored items (75 of 75) have a correct answer that the replayed tool calls do not support, above the benchmark's threshold of 50%.",
+    );
+    expect(integrity.flags[0]!.items).toHaveLength(50);
+    expect(integrity.flags[0]!.count).toBe(75);
+  });
+
+  it("stay well under the threshold for the others (weak-agent's list answers copy values without the calls: at most 20%)", () => {
+    for (const agent of ["oracle", "strong-agent", "policy-breaker", "partial-entry", "weak-agent"]) {
+      const caps = getSubmission(db, ids[agent]!)!.integrity!.unsupportedAnswers.capabilities.filter((c) => c.applies && c.scored > 0);
+      expect(caps.length, agent).toBeGreaterThan(0);
+      for (const c of caps) expect(c.share!, `${agent} ${c.id}`).toBeLessThanOrEqual(agent === "weak-agent" ? 0.2 : 0);
+    }
+    const vss = getSubmission(db, idOf("reference-agent"))!.integrity!;
+    expect(vss.unsupportedAnswers.capabilities.every((c) => !c.applies)).toBe(true);
+    expect(vss.flags).toEqual([]);
+  });
+});
+
+describe("duplicates", () => {
+  it("flag weak-agent's outputs resubmitted under a new name, naming weak-agent and the share, before approval", () => {
+    const copy = getSubmission(db, copyId)!;
+    expect(copy.state).toBe("scored");
+    // Scored the same as the original: without the flag it would rank beside it.
+    expect(copy.run!.overall!.score).toBeCloseTo(getSubmission(db, ids["weak-agent"]!)!.run!.overall!.score, 10);
+    expect(copy.integrity!.flags).toHaveLength(1);
+    expect(copy.integrity!.flags[0]).toMatchObject({ kind: "duplicate", share: 1, count: 259, of: 259, other: { id: ids["weak-agent"], agent: "weak-agent", published: true } });
+    expect(copy.integrity!.flags[0]!.message).toBe(`100% of this entry's answered items (259 of 259) carry the same answers and tool calls as entry #${ids["weak-agent"]} (weak-agent), submitted before it.`);
+    expect(isFlagged(db, copyId)).toBe(true);
+    const row = getReviewQueue(db).find((r) => r.id === copyId)!;
+    expect(row.flags).toEqual([{ kind: "duplicate", message: copy.integrity!.flags[0]!.message }]);
+  });
+
+  it("leave the original unflagged, and a rescore of the original flags only the copy, once", async () => {
+    expect(runFlags(ids["weak-agent"]!).flags).toEqual([]);
+    await rescore(db, ids["weak-agent"]!, { actor: "maintainer", at: now() });
+    await runWorker(db, deps, { untilIdle: true });
+    expect(getSubmission(db, ids["weak-agent"]!)!.state).toBe("scored");
+    expect(runFlags(ids["weak-agent"]!).flags).toEqual([]);
+    const copyFlags = runFlags(copyId).flags;
+    expect(copyFlags.map((f) => [f.kind, f.other?.id, f.share])).toEqual([["duplicate", ids["weak-agent"], 1]]);
+    // The copy's own log says why its page changed.
+    const log = db.select().from(auditLog).where(and(eq(auditLog.submissionId, copyId), eq(auditLog.action, "flag:duplicate"))).all();
+    expect(log.map((r) => r.reason)).toEqual([copyFlags[0]!.message]);
+    approve(db, ids["weak-agent"]!, { actor: "maintainer", at: now() });
+  }, 60_000);
+
+  it("publish a flagged entry with its badge, if a maintainer approves it anyway", () => {
+    approve(db, copyId, { actor: "maintainer", at: now() });
+    const entry = getLeaderboard(db)!.entries.find((e) => e.id === copyId)!;
+    expect(entry).toMatchObject({ agent: "weak-agent-v2", flags: ["duplicate"], badges: { flagged: true } });
+  });
+});
+
+describe("canaries", () => {
+  it("flag an entry whose answer holds the benchmark's canary, naming the item, never the canary", () => {
+    const detail = getSubmission(db, canary.id)!;
+    const flag = detail.integrity!.flags.find((f) => f.kind === "canary")!;
+    expect(flag).toMatchObject({ count: 1, items: [{ capability: "tool_selection", uuid: canary.uuid }], inMetadata: false });
+    expect(flag.message).toBe("A canary string of this benchmark appears in the submitted text of 1 item: the agent's model may have been trained on the benchmark's data.");
+    expect(JSON.stringify(detail).toLowerCase()).not.toContain("7c0f3d52");
+    expect(DEMO_CANARY).toContain("7c0f3d52");
+    // The bundle it was copied from carries no canary.
+    expect(runFlags(ids["strong-agent"]!).flags).toEqual([]);
+  });
+});
+
+describe("the bot comment", () => {
+  it("lists each flag with what triggered it, neutralised", () => {
+    const body = renderStatusComment(loadIssueStatus(db, { author: "someone", problem: null, submissionId: copyId }, "https://board.example"));
+    expect(body).toContain("#### ⚑ Integrity flags (1)");
+    // Markdown punctuation escaped, the issue reference broken (a zero-width space after #).
+    expect(body).toContain(`- **duplicate**: 100% of this entry's answered items \\(259 of 259\\) carry the same answers and tool calls as entry \\#\u200b${ids["weak-agent"]} \\(weak-agent\\), submitted before it.`);
+    // The score table reads as the board does (stored scores are 0–100).
+    expect(body).toContain("| **Overall** | **29.7** |");
+    const fabricator = renderStatusComment(loadIssueStatus(db, { author: "someone", problem: null, submissionId: ids.fabricator! }, "https://board.example"));
+    expect(fabricator).toContain("#### ⚑ Integrity flags (4)");
+    expect(fabricator).toContain("- **unsupported answers**: Multi-source + policy: 100% of scored items \\(75 of 75\\)");
+    const oracle = renderStatusComment(loadIssueStatus(db, { author: "someone", problem: null, submissionId: ids.oracle! }, "https://board.example"));
+    expect(oracle).not.toContain("Integrity flags");
+  });
+});
