@@ -8,6 +8,7 @@ import type { CallPairing, TrajectoryComparison } from "../scoring/evaluators/tr
 import type { FunnelBucket, TrajectoryDiagnostic } from "../scoring/item-result";
 import { MAX_ITEM_RESULT_CHARS } from "./item-list";
 import { publicSourceRef, redactPaths } from "./redact-paths";
+import { readManifest } from "./run-verdicts";
 import { createClipper, PUBLIC_RENDER_LIMITS, type RenderLimits } from "./render-limits";
 import type { EvaluatorRow, Funnel, ItemDetail, SubmissionDetail, TrajectoryCallView, TrajectoryRow, TrajectoryView } from "./types";
 
@@ -165,6 +166,7 @@ export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (Submi
       reason: clip.text(redactPaths(t.reason, known)),
     })),
     validation: validationSummary(db, id, clip, known),
+    manifest: run?.status === "completed" ? readManifest(run.manifest) : null,
   };
   return { ...detail, truncated: clip.cuts };
 }

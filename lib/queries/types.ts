@@ -1,5 +1,6 @@
 /** Plain data the pages render: no database types cross this line. */
 import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
+import type { RunManifest } from "../scoring/manifest";
 import type { OutcomeId } from "../scoring/outcome";
 import type { PolicyOutcome, StageName, VerdictOutcome } from "../scoring/verdict";
 
@@ -125,6 +126,8 @@ export interface SubmissionDetail {
   evaluators: EvaluatorRow[];
   timeline: TimelineEvent[];
   validation: { errors: number; warnings: number; warningCounts: Record<string, number>; firstErrors: { code: string; file: string; path?: string; message: string }[] } | null;
+  /** What decides the shown run's numbers (lib/scoring/manifest.ts), for `agentboard verify`; null before a run completes or for runs scored before manifests. */
+  manifest: RunManifest | null;
 }
 
 export type ItemSortKey = "item" | "capability" | "domain" | "question" | "answer" | "reason" | "outcome" | "weight" | "score";

@@ -1,11 +1,12 @@
 /** The results document of one scoring run (`results.json`). */
 import { summarizeCost, type CostSummary } from "../aggregate/cost";
-import { aggregate, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
+import { aggregate, BOOTSTRAP_SEED, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
 import type { Benchmark } from "../benchmark/load-benchmark";
-import type { ReplayMode } from "../replay/replay-port";
+import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
 import { submittedCapabilities, type Submission } from "../validate/validate-bundle";
 import type { RecordedJudge } from "./judges/judge-settings";
 import type { ItemResult } from "./item-result";
+import { buildManifest, type AgentboardVersion, type RunManifest } from "./manifest";
 
 export interface ScoreResults {
   schema: "agentboard.results/1";
@@ -21,6 +22,8 @@ export interface ScoreResults {
   capabilities: Record<string, CapabilityScore & { label: string }>;
   /** Latency, tokens and dollars as the bundle reports them; never part of a score. */
   cost: CostSummary;
+  /** What decides these numbers, for `agentboard verify` (manifest.ts). */
+  manifest: RunManifest;
   items: ItemResult[];
 }
 
@@ -28,7 +31,7 @@ export function buildResults(
   benchmark: Benchmark,
   submission: Submission,
   items: ItemResult[],
-  run: { judge: RecordedJudge | { id: string }; replay: ReplayMode; verified: boolean; createdAt: Date },
+  run: { judge: RecordedJudge | { id: string }; replay: ReplayMode; verified: boolean; createdAt: Date; agentboard?: AgentboardVersion; groundTruthSource?: GroundTruthSource },
   opts: AggregateOptions = {},
 ): ScoreResults {
   const ids = benchmark.capabilities.map((c) => c.spec.id);
@@ -46,6 +49,15 @@ export function buildResults(
     overall: agg.overall,
     capabilities,
     cost: summarizeCost(submission),
+    manifest: buildManifest({
+      benchmark,
+      bundleSha256: submission.sha256,
+      items,
+      judge: run.judge,
+      replay: { mode: run.replay, ...(run.groundTruthSource ? { source: run.groundTruthSource } : {}) },
+      seed: opts.seed ?? BOOTSTRAP_SEED,
+      ...(run.agentboard ? { agentboard: run.agentboard } : {}),
+    }),
     items,
   };
 }
