@@ -91,8 +91,14 @@ export function buildManifest(input: ManifestInput): RunManifest {
 /** The judge's kind, model and endpoint class; a bare `{id}` (a grader without resolved settings) is read from its id. */
 function judgeOf(j: RecordedJudge | { id: string }): Omit<RunManifest["judge"], "promptHashes"> {
   if ("kind" in j) return { kind: j.kind, model: j.model, endpoint: j.kind === "openai" ? endpointClass(j.baseUrl) : "none" };
-  const [kind, ...model] = j.id.split(":");
-  return { kind: kind!, model: model.length ? model.join(":") : null, endpoint: kind === "openai" ? "remote" : "none" };
+  const { kind, model } = judgeOfId(j.id);
+  return { kind, model, endpoint: kind === "openai" ? "remote" : "none" };
+}
+
+/** A judge id's kind and model: `rules`, `openai:<model>`. */
+export function judgeOfId(id: string): { kind: string; model: string | null } {
+  const [kind, ...model] = id.split(":");
+  return { kind: kind!, model: model.length ? model.join(":") : null };
 }
 
 /** `local` for a loopback host, `remote` for any other (or an unreadable URL); `none` without one. */

@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { FieldMatch, GradeKind, GradeOutcome } from "./judges/grader";
 import type { GradeUse } from "./judges/grade-log";
 import type { ItemResult } from "./item-result";
-import { trialOf } from "./manifest";
+import { judgeOfId, trialOf } from "./manifest";
 
 export interface ExportedGrade {
   kind: GradeKind;
@@ -82,7 +82,7 @@ export function buildVerdictExport(meta: ExportMeta, items: readonly ExportSourc
     schema: "agentboard.verdicts/1",
     benchmark: { slug: meta.benchmark.slug, version: meta.benchmark.version },
     bundle: { sha256: meta.bundle.sha256 },
-    judge: { id: meta.judge.id, kind: meta.judge.kind ?? meta.judge.id.split(":")[0]!, model: meta.judge.model ?? null },
+    judge: { id: meta.judge.id, kind: meta.judge.kind ?? judgeOfId(meta.judge.id).kind, model: meta.judge.model ?? judgeOfId(meta.judge.id).model },
     private: opts.includePrivate,
     page: { ...page, pages: Math.max(1, Math.ceil(page.items / page.size)) },
     grades,

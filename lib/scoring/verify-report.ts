@@ -131,12 +131,13 @@ function itemReasons(recorded: ExportedItem | undefined, rescored: ItemResult | 
   if (missing.length) why.push({ kind: "judge", message: `${missing.length} verdict(s) not in the exported verdicts (the judge would have been asked about a different prompt)` });
   const ref = input.recorded.grades;
   if (ref) {
-    const edited = used.filter((g) => Object.hasOwn(ref, g.key) && gradeDigestLine(g.key, g) !== gradeDigestLine(g.key, ref[g.key]!));
+    const edited = used.filter((g) => !missing.includes(g) && Object.hasOwn(ref, g.key) && gradeDigestLine(g.key, g) !== gradeDigestLine(g.key, ref[g.key]!));
     if (edited.length) why.push({ kind: "judge", message: `${edited.length} verdict(s) differ from the run's (${edited.map((g) => `${g.kind}: ${ref[g.key]!.outcome} → ${g.outcome}`).join(", ")})` });
   }
   if (why.length) return why;
   const kinds = [...new Set(run.map((d) => d.kind))];
-  return kinds.length ? kinds.map((kind) => ({ kind, message: `${kind} differs (see above)` })) : [{ kind: "version", message: "no recorded input differs: scoring itself gave another result" }];
+  const what: Record<DifferenceKind, string> = { bundle: "the bundle", benchmark: "the benchmark", version: "Agentboard's version", judge: "the judge", replay: "the ground-truth replay" };
+  return kinds.length ? kinds.map((kind) => ({ kind, message: `${what[kind]} differs (above)` })) : [{ kind: "version", message: "no recorded input differs: scoring itself gave another result" }];
 }
 
 export function compareRuns(input: VerifyInput): VerifyReport {
