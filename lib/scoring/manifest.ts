@@ -4,6 +4,7 @@
  * verify`). `buildManifest` is pure: the Agentboard version comes in from the caller (the CLI's
  * build, the worker's deps), never from the environment or git.
  */
+import { z } from "zod";
 import type { BenchmarkContentParts } from "../benchmark/content-hash";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
@@ -172,4 +173,26 @@ export function gradesDigest(grades: Iterable<[string, Pick<GradeUse, "outcome" 
       .map(([key, g]) => gradeDigestLine(key, g))
       .join("\n"),
   );
+}
+
+const hash = z.string().regex(/^[0-9a-f]{64}$/, "expected a sha256");
+const text = z.string().max(1_000);
+const manifestSchema = z.object({
+  schema: z.literal("agentboard.manifest/1"),
+  bundle: z.object({ sha256: text }),
+  benchmark: z.object({ slug: text, version: text, contentHash: hash.nullable(), parts: z.object({ groundTruth: hash, files: hash, spec: hash, environment: hash }).nullable() }),
+  groundTruthReplay: z.object({ hash: hash.nullable(), source: z.enum(["stored", "replayed", "stored+replayed", "environment", "files", "none"]), items: z.number().int().min(0) }),
+  agentboard: z.object({ version: text, commit: text.nullable() }),
+  judge: z.object({ kind: text, model: text.nullable(), endpoint: z.enum(["none", "local", "remote"]), promptHashes: z.record(text, hash) }),
+  replay: z.object({ mode: z.enum(["mcp", "recorded", "none"]) }),
+  seed: z.number(),
+  trials: z.number().int().min(1),
+  verdicts: z.object({ digest: hash, items: z.number().int().min(0), grades: z.number().int().min(0), gradesDigest: hash }),
+});
+
+/** A manifest from untrusted JSON (a server's answer, a results file), or what is wrong with it. */
+export function parseManifest(value: unknown): { ok: true; manifest: RunManifest } | { ok: false; error: string } {
+  const r = manifestSchema.safeParse(value);
+  if (r.success) return { ok: true, manifest: r.data };
+  return { ok: false, error: `not an Agentboard run manifest (${r.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ")})` };
 }

@@ -109,10 +109,10 @@ function runDifferences(input: VerifyInput, notes: string[]): Difference[] {
     if (v) {
       const withheld = Object.values(v.grades).filter((g) => g.withheld).length;
       if (withheld) add("judge", `${withheld} verdict(s) are withheld from this export (they name reference fields; the benchmark keeps its ground truth private)`);
-      const ref_ = input.recorded.grades;
-      if (ref_) {
-        const edited = Object.keys(ref_).filter((k) => Object.hasOwn(v.grades, k) && gradeDigestLine(k, v.grades[k]!) !== gradeDigestLine(k, ref_[k]!));
-        const missing = Object.keys(ref_).filter((k) => !Object.hasOwn(v.grades, k));
+      const runGrades = input.recorded.grades;
+      if (runGrades) {
+        const edited = Object.keys(runGrades).filter((k) => Object.hasOwn(v.grades, k) && gradeDigestLine(k, v.grades[k]!) !== gradeDigestLine(k, runGrades[k]!));
+        const missing = Object.keys(runGrades).filter((k) => !Object.hasOwn(v.grades, k));
         if (edited.length) add("judge", `${edited.length} verdict(s) in the verdicts file differ from the run's`);
         if (missing.length) add("judge", `${missing.length} of the run's verdict(s) are missing from the verdicts file`);
       } else if (!withheld && ref.verdicts.gradesDigest !== gradesDigest(Object.entries(v.grades))) add("judge", `the verdicts file's grades digest differs from the run's (${short(ref.verdicts.gradesDigest)})`);
@@ -128,7 +128,7 @@ function itemReasons(recorded: ExportedItem | undefined, rescored: ItemResult | 
   if (!rescored) return [{ kind: run.some((d) => d.kind === "benchmark") ? "benchmark" : "bundle", message: "not scored here" }];
   const used = rescored.grades ?? [];
   const missing = used.filter((g) => g.outcome === "unjudged" && !Object.hasOwn(input.verdicts?.grades ?? {}, g.key));
-  if (missing.length) why.push({ kind: "judge", message: `${missing.length} verdict(s) not in the exported verdicts (the judge would have been asked about a different prompt)` });
+  if (missing.length) why.push({ kind: "judge", message: `${missing.length} verdict(s) not in the exported verdicts (a prompt the run never asked, or one the file lacks)` });
   const ref = input.recorded.grades;
   if (ref) {
     const edited = used.filter((g) => !missing.includes(g) && Object.hasOwn(ref, g.key) && gradeDigestLine(g.key, g) !== gradeDigestLine(g.key, ref[g.key]!));

@@ -14,8 +14,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark } from "../../lib/benchmark/load-benchmark";
 import type { JudgeSettings } from "../../lib/scoring/judges/judge-settings";
-import type { RunManifest } from "../../lib/scoring/manifest";
-import { gradesOf } from "../../lib/scoring/manifest";
+import { gradesOf, parseManifest, type RunManifest } from "../../lib/scoring/manifest";
 import type { ScoreResults } from "../../lib/scoring/score-results";
 import { scoreBundle } from "../../lib/scoring/score-bundle";
 import { buildVerdictExport, exportGrade, mergeVerdictPages, parseVerdictExport, readVerdictFile, type ExportedGrade, type VerdictExport } from "../../lib/scoring/verdict-export";
@@ -99,6 +98,12 @@ async function loadRecorded(target: string, flags: VerifyFlags): Promise<Recorde
   throw usageError(`expected an entry id, an entry's URL (http(s)://…/submissions/<id>) or a results.json file, got "${target}"`);
 }
 
+function manifestOrFail(value: unknown, where: string): RunManifest {
+  const r = parseManifest(value);
+  if (!r.ok) throw usageError(`${where}: ${r.error}`);
+  return r.manifest;
+}
+
 const noManifest = (what: string) => usageError(`${what} has no manifest (scored before manifests were recorded): rescore it first`);
 
 async function fromDatabase(id: number, dbFile: string | undefined): Promise<Recorded> {
@@ -144,9 +149,9 @@ export function entryUrl(raw: string): { api: string; id: number } {
 
 async function fromServer(raw: string): Promise<Recorded> {
   const { api } = entryUrl(raw);
-  const entry = (await getJson(api)) as { manifest?: unknown };
-  const manifest = entry.manifest as RunManifest | null | undefined;
-  if (!manifest || (manifest as { schema?: unknown }).schema !== "agentboard.manifest/1") throw noManifest(raw);
+  const entry = (await getJson(api)) as { manifest?: unknown } | null;
+  if (!entry?.manifest) throw noManifest(raw);
+  const manifest = manifestOrFail(entry.manifest, api);
   const pages: VerdictExport[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const parsed = parseVerdictExport(await getJson(`${api}/verdicts?page=${page}`));
@@ -218,13 +223,14 @@ function fromResultsFile(file: string, flags: VerifyFlags): Recorded {
     throw usageError(`${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (results?.schema !== "agentboard.results/1" || !Array.isArray(results.items)) throw usageError(`${file} is not an Agentboard results file (score --out)`);
-  if (results.manifest?.schema !== "agentboard.manifest/1") throw noManifest(file);
+  if (!results.manifest) throw noManifest(file);
+  const manifest = manifestOrFail(results.manifest, file);
   // The run's own grades, as its items carry them (your own run: the private half is in).
   const own = buildVerdictExport(results, results.items, { includePrivate: true });
   const beside = path.join(path.dirname(file), "verdicts.json");
   const verdicts = flags.verdicts ? own : statSync(beside, { throwIfNoEntry: false })?.isFile() ? verdictFileOrFail(beside) : own;
   const grades = Object.fromEntries([...gradesOf(results.items)].map(([k, g]) => [k, exportGrade(g, true)]));
-  return { source: file, manifest: results.manifest, items: own.items, grades, verdicts };
+  return { source: file, manifest, items: own.items, grades, verdicts };
 }
 
 const pct = (v: number | null) => (v === null ? "—" : v.toFixed(1));

@@ -163,6 +163,19 @@ describe("agentboard verify on a results.json", () => {
       expect(rep.items).toEqual([expect.objectContaining({ uuid: "ts-1", rescored: expect.objectContaining({ status: "judge_error" }), why: [expect.objectContaining({ kind: "judge", message: expect.stringMatching(/^1 verdict\(s\) not in the exported verdicts/) })] })]);
     });
 
+    it("scores with the verdicts judge too (score --judge verdicts): the run's table, no request to the judge", async () => {
+      const asked = fake.requestCount;
+      const out = path.join(work, "from-verdicts.json");
+      const r = await runCli(["score", GOOD_BUNDLE, "--benchmark", MINI_BENCHMARK, "--judge", "verdicts", "--judge-verdicts", verdicts, "--out", out, "--quiet"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("judge verdicts:openai:fake-judge");
+      const original = JSON.parse(readFileSync(results, "utf8"));
+      const again = JSON.parse(readFileSync(out, "utf8"));
+      expect(again.overall.score).toBe(original.overall.score);
+      expect(again.manifest.verdicts.digest).toBe(original.manifest.verdicts.digest);
+      expect(fake.requestCount).toBe(asked);
+    });
+
     it("refuses a verdict file that is not one (exit 2)", async () => {
       const file = path.join(work, "not-verdicts.json");
       writeFileSync(file, JSON.stringify({ schema: "something else" }));

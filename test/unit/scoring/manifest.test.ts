@@ -12,7 +12,7 @@ import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
 import { createNoReplay, createRecordedReplay } from "@/lib/replay/recorded-replay";
 import { createGrader, recordedJudge } from "@/lib/scoring/judges/judge-settings";
 import type { WaterfallItemResult } from "@/lib/scoring/item-result";
-import { buildManifest, endpointClass, judgePromptHashes, verdictDigest, type ManifestInput } from "@/lib/scoring/manifest";
+import { buildManifest, endpointClass, judgePromptHashes, parseManifest, verdictDigest, type ManifestInput } from "@/lib/scoring/manifest";
 import { scoreBundle } from "@/lib/scoring/score-bundle";
 import { GOOD_BUNDLE, MINI_BENCHMARK } from "../../helpers/mini-fixtures";
 
@@ -62,6 +62,11 @@ describe("buildManifest, from a scoring run", () => {
     expect(m.verdicts.digest).toMatch(HEX);
     // Deterministic: the same run twice gives the same manifest.
     expect((await scoreMini()).results.manifest).toEqual(m);
+    // Read back from JSON (a server's answer, a results file) it is accepted whole; a made-up one is refused with the field.
+    expect(parseManifest(JSON.parse(JSON.stringify(m)))).toEqual({ ok: true, manifest: m });
+    const bad = parseManifest({ ...m, replay: { mode: "telnet" } });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.error).toMatch(/^not an Agentboard run manifest \(replay\.mode: /);
   });
 
   it("has no ground-truth replay hash under replay none", async () => {
