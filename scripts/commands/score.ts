@@ -68,7 +68,7 @@ export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<n
     const grader = graderOrFail(settings, { cache: createMemoryGradeCache(), keySalt: benchmark.content?.keySalt ?? "" });
     const replay = await replayFor(mode, benchmark, flags.replayConcurrency);
     try {
-      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: { ...recordedJudge(settings), id: grader.id }, replay, agentboard: agentboardVersion(), ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
+      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: { ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }, replay, agentboard: agentboardVersion(), ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
     } finally {
       await replay.close();
     }
