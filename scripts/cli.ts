@@ -1,7 +1,7 @@
 /**
  * Agentboard's command line: `npx agentboard <command>` (or `npm run cli -- <command>`).
- * Exit codes: 0 success, 1 invalid bundle (or eval config/dataset), 2 usage error, 3 scored but
- * incomplete (or eval items that errored).
+ * Exit codes: 0 success, 1 invalid bundle (or eval config/dataset; for verify: a number differs),
+ * 2 usage error, 3 scored but incomplete (or eval items that errored).
  *
  * Each command's code is imported when that command runs, so `--help`, `--version` and
  * `validate` never load the MCP SDK, octokit, drizzle or the database.
@@ -15,6 +15,7 @@ import type { SubmitFlags, WorkerFlags } from "./commands/queue";
 import type { ReplayGtFlags } from "./commands/replay-gt";
 import type { ScoreFlags } from "./commands/score";
 import type { ValidateFlags } from "./commands/validate";
+import type { VerifyFlags } from "./commands/verify";
 
 const program = new Command()
   .name("agentboard")
@@ -63,18 +64,32 @@ needs(program.command("validate"), ...BENCHMARK)
 needs(program.command("score"), ...BENCHMARK)
   .description("validate, replay and waterfall-score a bundle; print the capability table")
   .argument("<bundle>", "bundle folder or .zip")
-  .option("--judge <kind>", "rules (offline) or openai; each judge setting: flag > environment > benchmark.yaml judge > default (rules)")
+  .option("--judge <kind>", "rules (offline), openai, or verdicts; each judge setting: flag > environment > benchmark.yaml judge > default (rules)")
   .option("--judge-model <name>", "model for the openai judge (env AGENTBOARD_JUDGE_MODEL)")
   .option("--judge-base-url <url>", "OpenAI-compatible base URL (env AGENTBOARD_JUDGE_BASE_URL, else OPENAI_BASE_URL)")
   .option("--judge-concurrency <n>", "concurrent judge calls (env AGENTBOARD_JUDGE_CONCURRENCY; default 16)")
   .option("--replay <mode>", "mcp (replay against the benchmark's tool servers; the default where declared), recorded (the bundle's own responses, unverified) or none")
   .option("--replay-concurrency <n>", "tool-server sessions at once for mcp replay (default 16, one per capability and domain)")
-  .option("--out <file>", "write results.json here")
+  .option("--judge-verdicts <file>", "with --judge verdicts: answer from a run's exported verdicts (no LLM)")
+  .option("--out <file>", "write results.json here (with the run's manifest)")
+  .option("--verdicts-out <file>", "also write the judge verdicts the run used (re-scoring with them needs no LLM)")
   .option("--vakra-out <dir>", "also write one VAKRA-shaped results file per capability")
   .option("--quiet", "no progress on stderr")
   .action(async (bundle: string, flags: ScoreFlags) => {
     const { scoreCommand } = await import("./commands/score");
     process.exitCode = await scoreCommand(bundle, flags);
+  });
+
+needs(needs(program.command("verify"), "--bundle <bundle>", "the entry's bundle (folder or .zip)"), ...BENCHMARK)
+  .description("score a bundle again and check every number against a recorded run (an entry id, an entry's URL, or a results.json)")
+  .argument("<run>", "entry id (local database), entry URL (http(s)://…/submissions/<id>), or a score --out results.json")
+  .option("--verdicts <file>", "the judge verdicts to answer from (default: the run's own export; for results.json, verdicts.json beside it)")
+  .option("--db <file>", "database file for an entry id (default AGENTBOARD_DB or .agentboard/agentboard.db)")
+  .option("--json", "print the comparison as JSON")
+  .option("--quiet", "no progress on stderr")
+  .action(async (run: string, flags: VerifyFlags) => {
+    const { verifyCommand } = await import("./commands/verify");
+    process.exitCode = await verifyCommand(run, flags);
   });
 
 needs(program.command("replay-gt"), "--benchmark <dir>", "benchmark folder")

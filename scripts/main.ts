@@ -11,6 +11,7 @@ import path from "node:path";
 import { DEFAULT_DB_FILE, openDatabase } from "../db/client";
 import { loadDemoEntries } from "../lib/submissions/demo-entries";
 import { createScoringDeps } from "../lib/submissions/scoring-deps";
+import { agentboardVersion } from "./commands/build-info";
 import { spawnServer } from "./server/spawn-server";
 import { buildDemo, DEMO_DIR, NVIDIA_DEMO_DIR } from "./demo/build-demo";
 
@@ -30,7 +31,7 @@ const built = await buildDemo({ log: (l) => process.stderr.write(`  ${l}\n`) });
 say(`  ${built.dialogues} dialogues in ${path.relative(process.cwd(), DEMO_DIR)}/`);
 
 say("Ingesting, scoring (MCP replay, rules judge) and publishing the sample submissions…");
-const deps = createScoringDeps(db, { env: process.env });
+const deps = createScoringDeps(db, { env: process.env, agentboard: agentboardVersion() });
 try {
   for (const [dir, isDefault] of [[DEMO_DIR, true], [NVIDIA_DEMO_DIR, false]] as const) {
     say(`  ${path.relative(process.cwd(), dir)}/${isDefault ? " (the default leaderboard)" : " (evaluator capabilities: qa, trajectory, report)"}`);

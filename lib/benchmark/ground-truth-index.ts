@@ -14,12 +14,12 @@
  * Benchmarks with evaluator capabilities (small datasets with report files and metrics) are
  * always loaded whole.
  */
-import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { scorerOf } from "../scoring/capability-scorers/registry";
 import { dialogueIndex, dialogueIndexOf, indexCapability, type DialogueIndex, type IndexedCapability, type IndexedDialogue } from "./capability-data";
+import { sha256 } from "./content-hash";
 import { loadBenchmark, loadBenchmarkSpec, type Benchmark } from "./load-benchmark";
 
 export { dialogueIndexOf, type DialogueIndex, type IndexedCapability, type IndexedDialogue } from "./capability-data";
@@ -76,7 +76,6 @@ interface CacheFile {
   capabilities: { id: string; domains: [string, string[], number[]][] }[];
 }
 
-const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
 
 /** The file name of a benchmark version's index (slug and version made safe for a file name). */
 export function indexCacheFile(dir: string, spec: Pick<BenchmarkSpec, "slug" | "version">): string {

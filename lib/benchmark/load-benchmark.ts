@@ -12,6 +12,7 @@ import type { GroundTruthDialogue, ToolPolicy } from "../formats/dialogue";
 import { readJson } from "../formats/read-json";
 import { scorerOf } from "../scoring/capability-scorers/registry";
 import { dialogueCapability, type CapabilityData } from "./capability-data";
+import { ContentHasher, type BenchmarkContent } from "./content-hash";
 import { policyTableIndex } from "./policy";
 import { benchmarkSpecSchema, formatZodIssues, type BenchmarkSpec } from "./spec";
 import { vakraDefaults } from "./vakra-defaults";
@@ -25,6 +26,8 @@ export interface Benchmark {
   policyTable: Map<string, ToolPolicy>;
   /** Non-fatal findings in the ground truth. */
   warnings: Diagnostic[];
+  /** What the files read and the spec hash to (content-hash.ts); a partial load (`select`) hashes only what it read. */
+  content?: BenchmarkContent;
 }
 
 /** A ground-truth dialogue by capability id and uuid (replay asks only of waterfall capabilities). */
@@ -81,6 +84,7 @@ export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promi
   const problems: string[] = [];
   const warnings: Diagnostic[] = [];
   const capabilities: CapabilityData[] = [];
+  const hasher = new ContentHasher();
   const present = new Set(await readdir(gtRoot).catch(() => [] as string[]));
   if (present.size === 0) throw new BenchmarkError([`${gtRoot}: no ground truth (expected groundtruth/<capability_dir>/<domain>.json)`]);
 
@@ -95,7 +99,9 @@ export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promi
     const read = async (f: string) => {
       const rel = `groundtruth/${cap.directory}/${f}`;
       // Read synchronously: one system call per file, where a promise costs several thread-pool trips.
-      const json = readJson(readFileSync(path.join(dir, f)), { pythonValues: scorerOf(cap.scorer).readsPythonValues });
+      const bytes = readFileSync(path.join(dir, f));
+      hasher.note(rel, bytes);
+      const json = readJson(bytes, { pythonValues: scorerOf(cap.scorer).readsPythonValues });
       if (!json.ok) {
         problems.push(`${rel}: ${json.message}`);
         return undefined;
@@ -111,6 +117,7 @@ export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promi
         bytes = undefined;
       }
       if (!bytes) return undefined;
+      hasher.note(rel, bytes);
       const json = readJson(bytes);
       const sink = new DiagnosticSink(rel);
       if (!json.ok) {
@@ -123,12 +130,13 @@ export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promi
     const collect = (sink: DiagnosticSink) => {
       for (const d of sink.items) (d.severity === "error" ? problems.push(formatDiagnostic(d)) : warnings.push(d));
     };
-    const data = await scorerOf(cap.scorer).load({ root, index, spec: cap, files, read, readInput, collect, problems });
+    const note = (file: string, bytes: Uint8Array | string) => hasher.note(path.relative(root, file), bytes);
+    const data = await scorerOf(cap.scorer).load({ root, index, spec: cap, files, read, readInput, collect, note, problems });
     if (data) capabilities.push(data);
   }
   for (const dir of present) {
     if (!spec.capabilities.some((c) => c.directory === dir)) warnings.push({ severity: "warning", code: "unknown_capability_dir", file: `groundtruth/${dir}`, message: "folder is not a capability of this benchmark; ignored" });
   }
   if (problems.length) throw new BenchmarkError(problems);
-  return { root, spec, capabilities, policyTable: policyTableIndex(spec.policyTable), warnings };
+  return { root, spec, capabilities, policyTable: policyTableIndex(spec.policyTable), warnings, content: hasher.digest(spec) };
 }

@@ -9,6 +9,7 @@ import type { FunnelBucket, TrajectoryDiagnostic } from "../scoring/item-result"
 import { readIntegrity } from "./integrity";
 import { MAX_ITEM_RESULT_CHARS } from "./item-list";
 import { publicSourceRef, redactPaths } from "./redact-paths";
+import { readManifest } from "./run-verdicts";
 import { createClipper, PUBLIC_RENDER_LIMITS, type RenderLimits } from "./render-limits";
 import type { EvaluatorRow, Funnel, ItemDetail, SubmissionDetail, TrajectoryCallView, TrajectoryRow, TrajectoryView } from "./types";
 
@@ -167,6 +168,7 @@ export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (Submi
     })),
     validation: validationSummary(db, id, clip, known),
     integrity: run?.status === "completed" ? readIntegrity(db, run.flags, spec, clip) : null,
+    manifest: run?.status === "completed" ? readManifest(run.manifest) : null,
   };
   return { ...detail, truncated: clip.cuts };
 }

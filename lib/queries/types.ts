@@ -1,6 +1,7 @@
 /** Plain data the pages render: no database types cross this line. */
 import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
 import type { IntegrityFlagKind } from "../scoring/integrity-flags";
+import type { RunManifest } from "../scoring/manifest";
 import type { OutcomeId } from "../scoring/outcome";
 import type { PolicyOutcome, StageName, VerdictOutcome } from "../scoring/verdict";
 
@@ -131,6 +132,8 @@ export interface SubmissionDetail {
   validation: { errors: number; warnings: number; warningCounts: Record<string, number>; firstErrors: { code: string; file: string; path?: string; message: string }[] } | null;
   /** The shown run's integrity flags and unsupported-answer shares; null when it has none stored. */
   integrity: IntegrityView | null;
+  /** What decides the shown run's numbers (lib/scoring/manifest.ts), for `agentboard verify`; null before a run completes or for runs scored before manifests. */
+  manifest: RunManifest | null;
 }
 
 /** One integrity flag as pages show it: what triggered it, in words and numbers. */

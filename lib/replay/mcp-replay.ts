@@ -53,6 +53,9 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
   const inFlightGt = new Map<string, Promise<ReplayedTurn[]>>();
   const latencies: number[] = [];
   let calls = 0;
+  // Where ground-truth responses came from: the store as given (replay-gt's file), or replays here.
+  const replayedHere = new Set<string>();
+  let fromStore = false;
 
   const envOf = (cap: CapabilitySpec): EnvironmentSpec => {
     if (!cap.environment) throw new ReplayError(`capability ${cap.id} declares no environment to replay against`);
@@ -149,11 +152,15 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
   }
 
   async function replayGroundTruth(cap: CapabilitySpec, uuid: string): Promise<ReplayedTurn[]> {
-    const cached = store.get(cap.id, uuid);
-    if (cached) return cached;
     const key = `${cap.id}\0${uuid}`;
+    const cached = store.get(cap.id, uuid);
+    if (cached) {
+      if (!replayedHere.has(key)) fromStore = true;
+      return cached;
+    }
     let p = inFlightGt.get(key);
     if (!p) {
+      replayedHere.add(key);
       const gt = findDialogue(benchmark, cap.id, uuid);
       if (!gt) throw new ReplayError(`no ground truth for ${cap.id}/${uuid}`);
       p = runDialogue(cap, gt.domain, uuid, groundTruthTurns(cap, gt.turns)).then((turns) => {
@@ -177,6 +184,7 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
     },
     replayGroundTruth,
     storedGroundTruth,
+    groundTruthSource: () => (fromStore ? (replayedHere.size > 0 ? "stored+replayed" : "stored") : replayedHere.size > 0 ? "replayed" : "environment"),
     stats: () => ({ calls, sessionsStarted: pool.started, callLatenciesMs: latencies }),
     close: () => pool.close(),
   };

@@ -15,6 +15,7 @@ function fromFiles(mode: "recorded" | "none"): ReplayPort {
     async replay({ groundTruth, prediction }) {
       return { prediction: replayTurns(prediction.turns), groundTruth: replayTurns(groundTruth.turns) };
     },
+    groundTruthSource: () => (mode === "recorded" ? "files" : "none"),
     async close() {},
   };
 }

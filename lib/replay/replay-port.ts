@@ -9,6 +9,14 @@ import type { GroundTruthDialogue, PredictedDialogue } from "../formats/dialogue
 
 export type ReplayMode = "recorded" | "none" | "mcp";
 
+/**
+ * Where the ground-truth responses a run compared against came from: the stored replay file
+ * (`replay-gt`), a replay in this run, both, or the environment without saying which (nothing
+ * replayed here, e.g. a resumed run); the ground-truth files' own `tool_response` (recorded);
+ * none at all.
+ */
+export type GroundTruthSource = "stored" | "replayed" | "stored+replayed" | "environment" | "files" | "none";
+
 export interface ReplayedTurn {
   turnId: number;
   /** One response per tool call, in call order (shorter when calls were not executed). */
@@ -33,6 +41,8 @@ export interface ReplayPort {
   /** False when there are no responses at all: exact match and groundedness cannot run. */
   readonly providesResponses: boolean;
   replay(req: ReplayRequest): Promise<ReplayOutcome>;
+  /** Where the ground-truth responses came from so far, for the run's manifest. */
+  groundTruthSource?(): GroundTruthSource;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,7 @@ import type { EvalKind } from "../formats/eval-dataset";
 import type { Turn } from "../formats/dialogue";
 import type { ReplayMode } from "../replay/replay-port";
 import type { EvalItemResult } from "./evaluators/result";
+import type { GradeUse } from "./judges/grade-log";
 import type { CallPairing } from "./evaluators/trajectory-compare";
 import type { TurnStatus } from "./waterfall";
 import type { PolicyOutcome, StageName, Verdict } from "./verdict";
@@ -85,6 +86,8 @@ interface ItemCommon {
    * resubmitted outputs; null without a prediction. Absent on items scored before it was kept.
    */
   fingerprint?: string | null;
+  /** The LLM judge's grades this item used (none for the rules judge), for the run's verdict export. */
+  grades?: GradeUse[];
 }
 
 export interface WaterfallTurn {
@@ -107,6 +110,8 @@ export interface WaterfallItemResult extends ItemCommon {
   replay: ReplayMode;
   verified: boolean;
   trajectory: TrajectoryDiagnostic | null;
+  /** sha256 of the ground-truth responses the item was compared against (canonical JSON); absent without responses (replay none, or not replayed). */
+  groundTruthHash?: string;
 }
 
 /** An evaluator's result as the leaderboard keeps it (NAT's full output is `EvalItemResult`). */

@@ -11,6 +11,7 @@ import { validateBundle, type Submission, type ValidateOptions } from "../valida
 import type { Grader } from "./judges/grader";
 import type { RecordedJudge } from "./judges/judge-settings";
 import type { ItemResult } from "./item-result";
+import type { AgentboardVersion } from "./manifest";
 import { buildResults, type ScoreResults } from "./score-results";
 import { scoreSubmission, type ScoreOptions } from "./score-submission";
 import type { ScoreThreads } from "./score-threads";
@@ -31,6 +32,8 @@ export interface ScoreBundleDeps {
   aggregate?: AggregateOptions;
   /** Worker threads scoring shards beside this thread (score-threads.ts); closed by the caller. */
   threads?: ScoreThreads;
+  /** What Agentboard is (the CLI's build, the worker's deps), for the run's manifest; the engine reads no git or environment. */
+  agentboard?: AgentboardVersion;
 }
 
 export type ScoreBundleOutcome =
@@ -54,7 +57,14 @@ export async function scoreBundle(benchmark: Benchmark, bundle: string, deps: Sc
     benchmark,
     submission,
     items,
-    { judge: deps.judge ?? { id: deps.grader.id }, replay: deps.replay.mode, verified: deps.replay.verified, createdAt: deps.now?.() ?? new Date() },
+    {
+      judge: deps.judge ?? { id: deps.grader.id },
+      replay: deps.replay.mode,
+      verified: deps.replay.verified,
+      createdAt: deps.now?.() ?? new Date(),
+      ...(deps.agentboard ? { agentboard: deps.agentboard } : {}),
+      ...(deps.replay.groundTruthSource ? { groundTruthSource: deps.replay.groundTruthSource() } : {}),
+    },
     deps.aggregate,
   );
   return { kind: "scored", report, submission, results };

@@ -1,13 +1,14 @@
 /** The results document of one scoring run (`results.json`). */
 import { summarizeCost, type CostSummary } from "../aggregate/cost";
-import { aggregate, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
+import { aggregate, BOOTSTRAP_SEED, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
 import type { Benchmark } from "../benchmark/load-benchmark";
-import type { ReplayMode } from "../replay/replay-port";
+import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
 import { submittedCapabilities, type Submission } from "../validate/validate-bundle";
 import type { RecordedJudge } from "./judges/judge-settings";
 import { checkIntegrity } from "./integrity-check";
 import type { IntegrityFlag, UnsupportedAnswers } from "./integrity-flags";
 import type { ItemResult } from "./item-result";
+import { buildManifest, type AgentboardVersion, type RunManifest } from "./manifest";
 
 export interface ScoreResults {
   schema: "agentboard.results/1";
@@ -27,6 +28,8 @@ export interface ScoreResults {
   flags: IntegrityFlag[];
   /** Per capability, the share of scored items whose correct answer the replayed calls do not support. */
   unsupportedAnswers: UnsupportedAnswers;
+  /** What decides these numbers, for `agentboard verify` (manifest.ts). */
+  manifest: RunManifest;
   items: ItemResult[];
 }
 
@@ -34,7 +37,7 @@ export function buildResults(
   benchmark: Benchmark,
   submission: Submission,
   items: ItemResult[],
-  run: { judge: RecordedJudge | { id: string }; replay: ReplayMode; verified: boolean; createdAt: Date },
+  run: { judge: RecordedJudge | { id: string }; replay: ReplayMode; verified: boolean; createdAt: Date; agentboard?: AgentboardVersion; groundTruthSource?: GroundTruthSource },
   opts: AggregateOptions = {},
 ): ScoreResults {
   const ids = benchmark.capabilities.map((c) => c.spec.id);
@@ -55,6 +58,15 @@ export function buildResults(
     cost: summarizeCost(submission),
     flags: integrity.flags,
     unsupportedAnswers: integrity.unsupportedAnswers,
+    manifest: buildManifest({
+      benchmark,
+      bundleSha256: submission.sha256,
+      items,
+      judge: run.judge,
+      replay: { mode: run.replay, ...(run.groundTruthSource ? { source: run.groundTruthSource } : {}) },
+      seed: opts.seed ?? BOOTSTRAP_SEED,
+      ...(run.agentboard ? { agentboard: run.agentboard } : {}),
+    }),
     items,
   };
 }

@@ -6,8 +6,10 @@
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayPort } from "../replay/replay-port";
 import type { Submission } from "../validate/validate-bundle";
+import type { ItemTask } from "./capability-scorers/capability-scorer";
 import { scorerOf } from "./capability-scorers/registry";
 import type { Grader } from "./judges/grader";
+import { loggingGrader, withGradeLog } from "./judges/grade-log";
 import { itemKey, type ItemResult } from "./item-result";
 import { mapPool } from "./limit";
 import type { ScoreThreads } from "./score-threads";
@@ -32,7 +34,9 @@ export interface ScoreOptions {
 }
 
 export async function scoreSubmission(benchmark: Benchmark, submission: Submission, opts: ScoreOptions): Promise<ItemResult[]> {
-  const ctx = { benchmark, submission, grader: opts.grader, replay: opts.replay, now: opts.now ?? (() => performance.now()) };
+  // Each item keeps the keyed grades it asked for (judges/grade-log.ts), to export its verdicts.
+  const grader = loggingGrader(opts.grader, benchmark.content?.keySalt ?? "");
+  const ctx = { benchmark, submission, grader, replay: opts.replay, now: opts.now ?? (() => performance.now()) };
   const tasks = benchmark.capabilities.flatMap((cap) => scorerOf(cap.spec.scorer).tasks(cap, ctx));
   let done = 0;
   opts.onProgress?.(0, tasks.length);
@@ -41,7 +45,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
     const out = new Array<ItemResult>(tasks.length);
     const here = async (indexes: number[]) => {
       const items = await mapPool(indexes, opts.concurrency ?? 64, async (i) => {
-        const item = await tasks[i]!.run();
+        const item = await runTask(tasks[i]!);
         opts.onProgress?.(++done, tasks.length);
         return item;
       });
@@ -79,9 +83,15 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
   }
   return mapPool(tasks, opts.concurrency ?? 64, async (task) => {
     const stored = opts.done?.get(itemKey(task.capability, task.uuid));
-    const result = stored ?? (await task.run());
+    const result = stored ?? (await runTask(task));
     if (!stored) opts.onItem?.(result);
     opts.onProgress?.(++done, tasks.length);
     return result;
   });
+}
+
+/** One item, with the keyed grades it used (none for the rules judge: its grades have no prompt). */
+async function runTask(task: ItemTask): Promise<ItemResult> {
+  const { value, grades } = await withGradeLog(() => task.run());
+  return grades.length > 0 ? { ...value, grades } : value;
 }

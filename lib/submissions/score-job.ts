@@ -13,6 +13,7 @@ import type { ReplayPort } from "../replay/replay-port";
 import type { Grader } from "../scoring/judges/grader";
 import type { RecordedJudge } from "../scoring/judges/judge-settings";
 import { isUnjudged, itemKey, type ItemResult } from "../scoring/item-result";
+import type { AgentboardVersion } from "../scoring/manifest";
 import { scoreBundle } from "../scoring/score-bundle";
 import { benchmarkOfVersion } from "./benchmarks";
 import { isBusy, retryBusy, writeTx } from "./db-busy";
@@ -38,6 +39,8 @@ export interface ScoringDeps {
   heartbeatMs?: number;
   /** Test seam for the heartbeat timer: calls `beat` every `ms` until the returned function is called. */
   every?: (beat: () => void, ms: number) => () => void;
+  /** What Agentboard is, for each run's manifest (the package version, and the commit when the caller knows it). */
+  agentboard?: AgentboardVersion;
 }
 
 /**
@@ -155,6 +158,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
         replay,
         now: deps.now,
         expectSha256: sub.bundleSha256,
+        ...(deps.agentboard ? { agentboard: deps.agentboard } : {}),
         done,
         onProgress: (_d, t) => (total = t),
         onItem: (r) => {
@@ -198,7 +202,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
         for (const [domain, d] of Object.entries(c.domains)) tx.insert(domainScores).values({ runId: run.id, capability, domain, score: d.score, nItems: d.nItems }).onConflictDoNothing().run();
       }
       tx.update(scoringRuns)
-        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, finishedAt: at })
+        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest: results.manifest, finishedAt: at })
         .where(eq(scoringRuns.id, run.id))
         .run();
       tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id)).run();

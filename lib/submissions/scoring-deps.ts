@@ -11,6 +11,8 @@ import { createMcpReplay } from "../replay/mcp-replay";
 import { createNoReplay, createRecordedReplay } from "../replay/recorded-replay";
 import type { ReplayPort } from "../replay/replay-port";
 import { createGrader, recordedJudge, resolveJudgeSettings, type GraderTransport } from "../scoring/judges/judge-settings";
+import type { AgentboardVersion } from "../scoring/manifest";
+import pkg from "../../package.json";
 import { createDbGradeCache } from "./db-grade-cache";
 import type { ScoringDeps } from "./score-job";
 
@@ -25,6 +27,8 @@ export interface ScoringDepsOptions {
   signal?: AbortSignal;
   /** How often a running job renews its heartbeat (default DEFAULT_HEARTBEAT_MS, 30 s). */
   heartbeatMs?: number;
+  /** What Agentboard is, for run manifests: the CLI passes its build; default package.json's version, commit unknown. */
+  agentboard?: AgentboardVersion;
 }
 
 export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): ScoringDeps & { close(): Promise<void> } {
@@ -36,6 +40,7 @@ export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): Scorin
     now,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+    agentboard: opts.agentboard ?? { version: pkg.version, commit: null },
     replayFor(benchmark: Benchmark, mode) {
       const key = `${benchmark.root}\0${benchmark.spec.version}\0${mode}`;
       let p = ports.get(key);

@@ -39,6 +39,11 @@ export function buildInfo(): BuildInfo {
   return { version: pkg.version, commit: gitCommit(root), id: "source" };
 }
 
+/** What a run's manifest records of this build: the version and the commit. */
+export function agentboardVersion(info: BuildInfo = buildInfo()): { version: string; commit: string | null } {
+  return { version: info.version, commit: info.commit };
+}
+
 export function versionLine(info: BuildInfo = buildInfo()): string {
   const commit = info.commit ? `commit ${info.commit.replace(/\+$/, "")}${info.commit.endsWith("+") ? " with local changes" : ""}` : "commit unknown";
   return `agentboard ${info.version} (${commit}${bundled ? "" : ", from source"})`;

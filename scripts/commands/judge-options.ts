@@ -1,5 +1,6 @@
 /** The CLI's side of the one judge factory: its errors are usage errors (exit 2). */
-import { JudgeSettingsError, resolveJudgeSettings, type JudgeSettings, type JudgeSources } from "../../lib/scoring/judges/judge-settings";
+import type { Grader } from "../../lib/scoring/judges/grader";
+import { createGrader, JudgeSettingsError, resolveJudgeSettings, type JudgeSettings, type JudgeSources } from "../../lib/scoring/judges/judge-settings";
 import { usageError } from "./cli-errors";
 
 export function judgeSettingsOrFail(sources: JudgeSources, prefix = ""): JudgeSettings {
@@ -7,6 +8,16 @@ export function judgeSettingsOrFail(sources: JudgeSources, prefix = ""): JudgeSe
     return resolveJudgeSettings(sources);
   } catch (err) {
     if (err instanceof JudgeSettingsError) throw usageError(`${prefix}${err.message}`);
+    throw err;
+  }
+}
+
+/** The judge built from its settings; a verdict file that cannot be used is a usage error too. */
+export function graderOrFail(settings: JudgeSettings, deps: Parameters<typeof createGrader>[1]): Grader {
+  try {
+    return createGrader(settings, deps);
+  } catch (err) {
+    if (err instanceof JudgeSettingsError) throw usageError(err.message);
     throw err;
   }
 }

@@ -10,6 +10,7 @@ import { registerBenchmark } from "../../lib/submissions/benchmarks";
 import { ingestBundle } from "../../lib/submissions/ingest";
 import { createScoringDeps } from "../../lib/submissions/scoring-deps";
 import { runWorker } from "../../lib/submissions/worker";
+import { agentboardVersion } from "./build-info";
 import { CliError, usageError } from "./cli-errors";
 import { judgeSettingsOrFail } from "./judge-options";
 import { bundleOrFail, loadBenchmarkOrFail } from "./load";
@@ -32,6 +33,7 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
       throw err instanceof BenchmarkError ? new CliError(err.message, 2) : err;
     });
     const judge = flags.judge || flags.judgeModel ? judgeSettingsOrFail({ flags, env: process.env, config: (await loadBenchmarkOrFail(flags.benchmark)).spec.judge }) : undefined;
+    if (judge?.kind === "verdicts") throw usageError("a submission is judged by rules or openai; the verdicts judge re-scores a run (agentboard verify)");
     if (flags.replay && !["mcp", "recorded", "none"].includes(flags.replay)) throw usageError(`--replay must be "mcp", "recorded" or "none"`);
     const run = {
       ...(judge ? { judgeKind: judge.kind } : {}),
@@ -79,7 +81,7 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
   process.once("SIGTERM", () => stop.abort());
-  const deps = createScoringDeps(db, { env: process.env, signal: stop.signal });
+  const deps = createScoringDeps(db, { env: process.env, signal: stop.signal, agentboard: agentboardVersion() });
   const log = (l: string) => process.stderr.write(`${l}\n`);
   // With GitHub configured (and a repository), the worker also does the webhook's work: stored
   // deliveries are downloaded, validated and answered here, never in the web process, and

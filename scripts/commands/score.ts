@@ -10,14 +10,16 @@ import type { BenchmarkSpec } from "../../lib/benchmark/spec";
 import { createNoReplay, createRecordedReplay } from "../../lib/replay/recorded-replay";
 import type { ReplayPort } from "../../lib/replay/replay-port";
 import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
-import { createGrader, recordedJudge, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
+import { recordedJudge, type JudgeFlags } from "../../lib/scoring/judges/judge-settings";
+import { buildVerdictExport } from "../../lib/scoring/verdict-export";
 import { isUnjudged } from "../../lib/scoring/item-result";
 import { scoreBundle, type ScoreBundleDeps } from "../../lib/scoring/score-bundle";
 import { buildVakraOutputs } from "../../lib/scoring/vakra-output";
 import { renderReportMarkdown } from "../../lib/validate/report";
 import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
-import { judgeSettingsOrFail } from "./judge-options";
+import { agentboardVersion } from "./build-info";
+import { graderOrFail, judgeSettingsOrFail } from "./judge-options";
 import { bundleOrFail, loadBenchmarkOrFail, loadSpecOrFail, scoreThreads } from "./load";
 import { createProgress } from "./progress";
 
@@ -26,6 +28,7 @@ export interface ScoreFlags extends JudgeFlags {
   replay?: string;
   replayConcurrency?: string;
   out?: string;
+  verdictsOut?: string;
   vakraOut?: string;
   quiet?: boolean;
 }
@@ -59,12 +62,13 @@ export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<n
   // Offline judging and replay: worker threads score shards from the start, while this thread
   // loads the ground truth and validates (score-threads.ts).
   const threads = settings.kind === "rules" && mode !== "mcp" ? await scoreThreads(flags.benchmark, bundle, settings, mode) : undefined;
-  const grader = createGrader(settings, { cache: createMemoryGradeCache() });
   try {
     const benchmark = await loadBenchmarkOrFail(flags.benchmark);
+    // The verdicts judge finds a run's exported grades by keys salted with the benchmark's content.
+    const grader = graderOrFail(settings, { cache: createMemoryGradeCache(), keySalt: benchmark.content?.keySalt ?? "" });
     const replay = await replayFor(mode, benchmark, flags.replayConcurrency);
     try {
-      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: recordedJudge(settings), replay, ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
+      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: { ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }, replay, agentboard: agentboardVersion(), ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
     } finally {
       await replay.close();
     }
@@ -83,6 +87,12 @@ async function scoreAndReport(benchmark: Benchmark, bundle: string, flags: Score
   if (flags.out) {
     await mkdir(path.dirname(path.resolve(flags.out)), { recursive: true });
     await writeFile(flags.out, JSON.stringify(results, null, 2) + "\n");
+  }
+  if (flags.verdictsOut) {
+    // Your own run: the private half stays in, as in results.json.
+    const verdicts = buildVerdictExport(results, results.items, { includePrivate: true });
+    await mkdir(path.dirname(path.resolve(flags.verdictsOut)), { recursive: true });
+    await writeFile(flags.verdictsOut, JSON.stringify(verdicts, null, 2) + "\n");
   }
   if (flags.vakraOut) {
     await mkdir(flags.vakraOut, { recursive: true });

@@ -67,8 +67,8 @@ describe("one scoring core", () => {
 
   // Everything that judges is a Grader, and every grader comes from the one factory.
   it("builds graders only in the judge factory", () => {
-    const bad = source.filter((f) => rel(f) !== "lib/scoring/judges/judge-settings.ts" && /\bcreate(OpenAi|Rules)Grader\(/.test(readFileSync(f, "utf8"))).map(rel);
-    expect(bad.filter((f) => !/^lib\/scoring\/judges\/(openai|rules)-grader\.ts$/.test(f))).toEqual([]);
+    const bad = source.filter((f) => rel(f) !== "lib/scoring/judges/judge-settings.ts" && /\bcreate(OpenAi|Rules|Verdicts)Grader\(/.test(readFileSync(f, "utf8"))).map(rel);
+    expect(bad.filter((f) => !/^lib\/scoring\/judges\/(openai|rules|verdicts)-grader\.ts$/.test(f))).toEqual([]);
   });
 
   it("resolves judge settings only through the factory", () => {

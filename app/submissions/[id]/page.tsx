@@ -20,6 +20,7 @@ import { ItemFilterForm } from "@/components/submission/item-filters";
 import { describeItemList, itemFiltersFrom, itemQuery } from "@/components/submission/item-query";
 import { ItemTable } from "@/components/submission/item-table";
 import { OverallScore } from "@/components/submission/overall-score";
+import { Reproducibility } from "@/components/submission/reproducibility";
 import { StatusTimeline } from "@/components/submission/status-timeline";
 import { SubmissionBadges } from "@/components/submission/submission-badges";
 import { SubmissionMeta } from "@/components/submission/submission-meta";
@@ -137,6 +138,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
                   <TrajectoryTable rows={detail.trajectory} />
                 </Section>
               ) : null}
+              {detail.manifest ? <Reproducibility manifest={detail.manifest} entryId={detail.id} /> : null}
             </>
           ) : null}
         </div>

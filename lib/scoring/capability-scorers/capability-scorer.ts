@@ -37,6 +37,8 @@ export interface LoadContext {
   readInput(file: string): Promise<GroundTruthFile | undefined>;
   /** Files the sink's errors as benchmark problems and its warnings as warnings. */
   collect(sink: DiagnosticSink): void;
+  /** Counts a file the scorer read itself (an absolute path) into the benchmark's content hash. */
+  note(file: string, bytes: Uint8Array | string): void;
   problems: string[];
 }
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { datasetCapability, type DatasetCapability, type DatasetItem } from "../../benchmark/load-benchmark";
 import { methodIdOf, type EvaluatorConfig } from "../../formats/eval-config";
 import { readEvalDataset, type AgentOutput, type EvalItem, type EvalKind } from "../../formats/eval-dataset";
-import { attachHistory, diskFiles, reportFiles, withoutDraftFields } from "../../formats/eval-load";
+import { attachHistory, diskFiles, reportFiles, withoutDraftFields, type FileSource } from "../../formats/eval-load";
 import { readDatasetOutputs } from "../../validate/dataset-outputs";
 import { evaluateItem, outputGap, type Evaluator } from "../evaluators/evaluator";
 import { prepareEvaluator } from "../evaluators/from-config";
@@ -51,16 +51,29 @@ export function evaluatorScorer(kind: EvalKind): CapabilityScorer {
  * reference answer, a reference report that loads, a reference trajectory or tool schemas),
  * so scoring never meets a benchmark fault.
  */
-async function loadDataset(kind: EvalKind, { root, index, spec, files, read, collect, problems }: LoadContext): Promise<DatasetCapability | undefined> {
+async function loadDataset(kind: EvalKind, { root, index, spec, files, read, collect, note, problems }: LoadContext): Promise<DatasetCapability | undefined> {
   const config = spec.evaluator!;
-  const prepared = await prepareEvaluator(spec.id, config, path.join(root, "benchmark.yaml"), { readText: (f) => readFile(f, "utf8"), displayName: (f) => path.relative(root, f) }, `benchmark.yaml: capabilities[${index}].evaluator`);
+  const readText = async (f: string) => {
+    const text = await readFile(f, "utf8");
+    note(f, text);
+    return text;
+  };
+  const prepared = await prepareEvaluator(spec.id, config, path.join(root, "benchmark.yaml"), { readText, displayName: (f) => path.relative(root, f) }, `benchmark.yaml: capabilities[${index}].evaluator`);
   if (!prepared.ok) {
     problems.push(...prepared.errors);
     return undefined;
   }
   const methodId = methodIdOf(config);
   const data: DatasetCapability = { kind: "dataset", spec, domains: new Map(), byUuid: new Map(), entries: new Map(), evaluator: prepared.make };
-  const references = reportFiles(diskFiles, (f) => path.relative(root, f));
+  const noted: FileSource = {
+    resolve: diskFiles.resolve,
+    read: async (f) => {
+      const bytes = await diskFiles.read(f);
+      note(f, bytes);
+      return bytes;
+    },
+  };
+  const references = reportFiles(noted, (f) => path.relative(root, f));
   const gtDir = path.join(root, "groundtruth", spec.directory);
   // A reference report must score against the metrics (sections that are objects, patterns
   // that compile, fields the tree lists): scored against itself, offline, it shows any fault.

@@ -12,6 +12,8 @@ import type { DiagnosticSink } from "../../formats/diagnostic";
 import type { GroundTruthDialogue, PredictedDialogue, Turn } from "../../formats/dialogue";
 import { readGroundTruthFile } from "../../formats/read-dialogues";
 import type { ReplayOutcome } from "../../replay/replay-port";
+import { canonicalJson } from "../canonical-json";
+import { sha256 } from "../judges/grade-cache";
 import { compareToolCalls, sequentialSteps } from "../evaluators/trajectory-compare";
 import { dialogueFingerprint } from "../item-fingerprint";
 import { itemKey, waterfallBucket, type ItemStatus, type TrajectoryDiagnostic, type TurnTrace, type WaterfallItemResult } from "../item-result";
@@ -188,6 +190,8 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
     verdicts: turns.flatMap((t) => t.verdicts),
     trace,
     trajectory: lastPair ? trajectoryDiagnostic(lastPair.predicted, lastPair.expected) : null,
+    // For the run's manifest: what the expected side was, whichever source the replay took it from.
+    ...(replay.providesResponses ? { groundTruthHash: sha256(canonicalJson(replayed.groundTruth)) } : {}),
     reason: last.status === "missing_turn" ? `no predicted turn with turn_id ${last.turnId}` : (deciding?.reason ?? ""),
     detail: last.status === "missing_turn" ? null : (deciding?.detail ?? null),
   };

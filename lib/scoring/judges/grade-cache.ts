@@ -4,8 +4,8 @@
  * Concurrent misses for one key share one computation. In memory here; the database
  * implements the same port.
  */
-import { createHash } from "node:crypto";
-import type { Grade } from "./grader";
+import { sha256 } from "../../benchmark/content-hash";
+import type { Grade, GradeKind } from "./grader";
 
 export type CachedGrade = Omit<Grade, "cacheHit">;
 
@@ -27,13 +27,14 @@ export function createMemoryGradeCache(): GradeCache & { size(): number } {
   };
 }
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+export { sha256 };
 
 export function cacheKey(namespace: string, model: string, promptHash: string): string {
   return sha256(`${namespace}\n${model}\n${promptHash}`);
 }
+
+/** The key of an LLM grader's grade: the request's kind, the model and the exact prompt. */
+export const gradeKey = (kind: GradeKind, model: string, promptHash: string): string => cacheKey(`grade/${kind}`, model, promptHash);
 
 /**
  * Looks a grade up, else computes it once however many ask at the same time. An unjudged

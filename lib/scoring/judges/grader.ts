@@ -85,6 +85,8 @@ export interface Grader {
   readonly id: string;
   /** Whether it reads prompts (an LLM), or only the facts beside them (rules). */
   readonly readsPrompts: boolean;
+  /** The model an LLM grader asks: with the request's kind and the prompt hash, it keys the grade (grade-cache.ts `gradeKey`). */
+  readonly model?: string;
   grade(req: GradeRequest): Promise<Grade>;
 }
 

@@ -9,6 +9,9 @@
  * AGENTBOARD_JUDGE_API_KEY (else OPENAI_API_KEY, or the variable a config names). The
  * environment is passed in as a plain record: the engine reads none itself.
  *
+ * `verdicts` is no model: it answers from a run's exported verdicts (`--judge-verdicts <file>`,
+ * or the export itself passed to `createGrader`), to re-score a run without an LLM (`verify`).
+ *
  * The judge's waits are bounded (chat-client.ts, CHAT_DEFAULTS), and the environment may
  * change the bounds, in milliseconds: AGENTBOARD_JUDGE_MAX_RETRY_AFTER_MS (the longest
  * Retry-After obeyed, 60 s), AGENTBOARD_JUDGE_MAX_DELAY_MS (the longest backoff, 20 s),
@@ -20,8 +23,10 @@ import type { GradeCache } from "./grade-cache";
 import type { Grader } from "./grader";
 import { createOpenAiGrader } from "./openai-grader";
 import { createRulesGrader } from "./rules-grader";
+import { createVerdictsGrader } from "./verdicts-grader";
+import { readVerdictFile, type VerdictExport } from "../verdict-export";
 
-export type JudgeKind = "rules" | "openai";
+export type JudgeKind = "rules" | "openai" | "verdicts";
 
 /** What a config file says about its judge (benchmark.yaml `judge`, an eval.yaml evaluator's `judge`). */
 export interface JudgeDefaults {
@@ -42,6 +47,8 @@ export interface JudgeFlags {
   judgeModel?: string;
   judgeBaseUrl?: string;
   judgeConcurrency?: string | number;
+  /** The verdict file the `verdicts` judge answers from. */
+  judgeVerdicts?: string;
 }
 
 export interface JudgeSources {
@@ -64,6 +71,8 @@ export interface JudgeSettings {
   deadlineMs?: number;
   temperature?: number;
   maxTokens?: number;
+  /** The `verdicts` judge's file. */
+  verdictsFile?: string;
 }
 
 /** What a run records about its judge: everything but the key. */
@@ -88,13 +97,17 @@ const first = <T>(...values: (T | undefined | null | "")[]): T | undefined => va
 
 export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: JudgeSources): JudgeSettings {
   const kind = first(flags.judge, env.AGENTBOARD_JUDGE, config.kind) ?? "rules";
-  if (kind !== "rules" && kind !== "openai") throw new JudgeSettingsError(`the judge must be "rules" or "openai", got "${kind}" (--judge, AGENTBOARD_JUDGE or the config's judge.kind)`);
+  if (kind !== "rules" && kind !== "openai" && kind !== "verdicts") throw new JudgeSettingsError(`the judge must be "rules", "openai" or "verdicts", got "${kind}" (--judge, AGENTBOARD_JUDGE or the config's judge.kind)`);
   const rawConcurrency = first<string | number>(flags.judgeConcurrency, env.AGENTBOARD_JUDGE_CONCURRENCY, config.concurrency) ?? DEFAULT_JUDGE_CONCURRENCY;
   const concurrency = Number(rawConcurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
     throw new JudgeSettingsError(`the judge's concurrency must be an integer from 1 to 256, got "${rawConcurrency}" (--judge-concurrency, AGENTBOARD_JUDGE_CONCURRENCY or judge.concurrency)`);
   }
   if (kind === "rules") return { kind, concurrency };
+  if (kind === "verdicts") {
+    if (!flags.judgeVerdicts) throw new JudgeSettingsError("the verdicts judge needs the exported verdicts to answer from: --judge-verdicts <file>");
+    return { kind, concurrency, verdictsFile: flags.judgeVerdicts };
+  }
   const baseUrl = first(flags.judgeBaseUrl, env.AGENTBOARD_JUDGE_BASE_URL, env.OPENAI_BASE_URL, config.baseUrl);
   const model = first(flags.judgeModel, env.AGENTBOARD_JUDGE_MODEL, config.model);
   if (!baseUrl) throw new JudgeSettingsError("the openai judge needs a base URL: --judge-base-url, AGENTBOARD_JUDGE_BASE_URL, OPENAI_BASE_URL or the config's judge.baseUrl");
@@ -134,7 +147,7 @@ function millis(env: Readonly<Record<string, string | undefined>>, name: string)
   return n;
 }
 
-export const judgeId = (s: Pick<JudgeSettings, "kind" | "model">): string => (s.kind === "rules" ? "rules" : `openai:${s.model}`);
+export const judgeId = (s: Pick<JudgeSettings, "kind" | "model">): string => (s.kind === "openai" ? `openai:${s.model}` : s.kind);
 
 export function recordedJudge(s: JudgeSettings): RecordedJudge {
   return { id: judgeId(s), kind: s.kind, model: s.model ?? null, baseUrl: s.baseUrl ?? null, concurrency: s.concurrency };
@@ -143,9 +156,30 @@ export function recordedJudge(s: JudgeSettings): RecordedJudge {
 /** Transport seams for tests (a fake clock, a fake fetch). */
 export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "random" | "now" | "signal" | "baseDelayMs" | "maxDelayMs" | "maxRetryAfterMs" | "deadlineMs" | "timeoutMs" | "maxAttempts">;
 
-/** Builds the resolved judge; `client` shares one chat client (and its concurrency limit) between graders. */
-export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport; client?: ChatClient } = {}): Grader {
+/**
+ * Builds the resolved judge; `client` shares one chat client (and its concurrency limit) between
+ * graders. The verdicts judge answers from `verdicts` (else its file) and needs the benchmark's
+ * `keySalt` (content-hash.ts) to find them.
+ */
+export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport; client?: ChatClient; verdicts?: VerdictExport; keySalt?: string } = {}): Grader {
   if (s.kind === "rules") return createRulesGrader();
+  if (s.kind === "verdicts") {
+    if (deps.keySalt === undefined) throw new JudgeSettingsError("the verdicts judge needs the benchmark's key salt (load the benchmark first)");
+    let verdicts = deps.verdicts;
+    if (!verdicts) {
+      if (!s.verdictsFile) throw new JudgeSettingsError("the verdicts judge needs the exported verdicts: --judge-verdicts <file>");
+      try {
+        verdicts = readVerdictFile(s.verdictsFile);
+      } catch (err) {
+        throw new JudgeSettingsError(err instanceof Error ? err.message : String(err));
+      }
+    }
+    try {
+      return createVerdictsGrader({ verdicts, salt: deps.keySalt });
+    } catch (err) {
+      throw new JudgeSettingsError(err instanceof Error ? err.message : String(err));
+    }
+  }
   return createOpenAiGrader({ ...chatOptions(s), ...deps.transport, ...(deps.cache ? { cache: deps.cache } : {}), ...(deps.client ? { client: deps.client } : {}) });
 }
 

@@ -9,13 +9,13 @@
  * only the verdict or the score.
  */
 import { createChatClient, type ChatClient, type ChatClientOptions } from "./chat-client";
-import { cacheKey, createCachedGrading, sha256, type CachedGrade, type GradeCache } from "./grade-cache";
+import { createCachedGrading, gradeKey, type CachedGrade, type GradeCache } from "./grade-cache";
 import { dataContextOf } from "./data-blocks";
 import { JudgeAbortedError, JudgeUnavailableError, passFail, scored, unjudged, type Grade, type GradeRequest, type Grader } from "./grader";
-import { thinkingTag } from "./thinking";
 import { parseDiscoveryReply, parseNatFloat, parseNatScore, parseScoreReply } from "./parse-score";
 import { parseVerdict } from "./parse-verdict";
-import { buildPrompt, type ChatMessage } from "./prompts";
+import { gradePrompt, promptHashOf } from "./grade-prompt";
+import type { ChatMessage } from "./prompts";
 
 export interface OpenAiGraderOptions extends ChatClientOptions {
   cache?: GradeCache;
@@ -29,8 +29,8 @@ export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
   const cached = createCachedGrading(opts.cache);
 
   const ask = (kind: GradeRequest["kind"], messages: ChatMessage[], read: (content: string) => Omit<CachedGrade, "promptHash">): Promise<Grade> => {
-    const promptHash = sha256(JSON.stringify(messages));
-    return cached(cacheKey(`grade/${kind}`, opts.model, promptHash), async () => {
+    const promptHash = promptHashOf(messages);
+    return cached(gradeKey(kind, opts.model, promptHash), async () => {
       try {
         return { ...(await client.complete(messages, read)), promptHash };
       } catch (err) {
@@ -44,11 +44,12 @@ export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
   return {
     id,
     readsPrompts: true,
+    model: opts.model,
     async grade(req) {
+      const messages = gradePrompt(req, opts.model);
       switch (req.kind) {
         case "correctness":
         case "groundedness": {
-          const messages = buildPrompt(req);
           const data = dataContextOf(messages);
           return ask(req.kind, messages, (content) => {
             const v = parseVerdict(req.kind, content, data);
@@ -63,7 +64,7 @@ export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
         case "report_field": {
           const data = dataContextOf(req.messages);
           const nat = req.style === "nat";
-          return ask(req.kind, withTag(req.messages, req.thinking, opts.model), (content) => {
+          return ask(req.kind, messages, (content) => {
             const r = nat ? (req.kind === "report_field" ? parseNatFloat(content) : parseNatScore(content)) : parseScoreReply(content, data);
             return strip(scored(r.score, `graded ${r.score.toFixed(2)} by ${id}`, r.reasoning || null));
           });
@@ -72,7 +73,7 @@ export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
           const fields = Object.keys(req.actual);
           const candidates = Object.keys(req.candidates);
           const data = dataContextOf(req.messages);
-          return ask(req.kind, withTag(req.messages, req.thinking, opts.model), (content) => {
+          return ask(req.kind, messages, (content) => {
             const matches = parseDiscoveryReply(content, fields, candidates, data, req.style === "nat");
             const mean = matches.length ? matches.reduce((s, m) => s + m.score, 0) / matches.length : 0;
             return { ...strip(scored(mean, `${matches.length} unlisted field(s) mapped by ${id}`)), matches };
@@ -81,12 +82,6 @@ export function createOpenAiGrader(opts: OpenAiGraderOptions): Grader {
       }
     },
   };
-}
-
-/** The model's thinking switch first, when the request says whether to think and the model has one. */
-function withTag(messages: ChatMessage[], thinking: boolean | undefined, model: string): ChatMessage[] {
-  const tag = thinking === undefined ? null : thinkingTag(model, thinking);
-  return tag ? [{ role: "system", content: tag }, ...messages] : messages;
 }
 
 function strip({ cacheHit: _c, promptHash: _p, ...rest }: Grade): Omit<CachedGrade, "promptHash"> {

@@ -9,6 +9,7 @@ export function withThinking(judge: Grader, thinking: boolean): Grader {
   return {
     id: judge.id,
     readsPrompts: judge.readsPrompts,
+    ...(judge.model !== undefined ? { model: judge.model } : {}),
     grade: (req: GradeRequest) => judge.grade(req.kind === "correctness" || req.kind === "groundedness" ? req : { ...req, thinking }),
   };
 }

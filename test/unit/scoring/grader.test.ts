@@ -70,8 +70,13 @@ describe("resolveJudgeSettings: errors name where to set the value", () => {
   it("refuses an unknown kind", () => {
     const err = settingsError({ flags: { judge: "claude" } });
     expect(err.name).toBe("JudgeSettingsError");
-    expect(err.message).toBe('the judge must be "rules" or "openai", got "claude" (--judge, AGENTBOARD_JUDGE or the config\'s judge.kind)');
+    expect(err.message).toBe('the judge must be "rules", "openai" or "verdicts", got "claude" (--judge, AGENTBOARD_JUDGE or the config\'s judge.kind)');
     expect(settingsError({ env: { AGENTBOARD_JUDGE: "OpenAI" } }).message).toContain('got "OpenAI"');
+  });
+
+  it("needs a verdict file for the verdicts judge, given as a flag", () => {
+    expect(settingsError({ flags: { judge: "verdicts" } }).message).toBe("the verdicts judge needs the exported verdicts to answer from: --judge-verdicts <file>");
+    expect(resolveJudgeSettings({ flags: { judge: "verdicts", judgeVerdicts: "v.json" } })).toEqual({ kind: "verdicts", concurrency: 16, verdictsFile: "v.json" });
   });
 
   it("needs a base URL and a model for the openai judge", () => {
