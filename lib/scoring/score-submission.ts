@@ -8,7 +8,7 @@ import type { ReplayPort } from "../replay/replay-port";
 import type { Submission } from "../validate/validate-bundle";
 import { scorerOf } from "./capability-scorers/registry";
 import type { Grader } from "./judges/grader";
-import { itemKey, type ItemResult } from "./item-result";
+import { itemKey, trialItemKey, type ItemResult } from "./item-result";
 import { mapPool } from "./limit";
 import type { ScoreThreads } from "./score-threads";
 
@@ -19,7 +19,9 @@ export interface ScoreOptions {
   concurrency?: number;
   now?: () => number;
   onProgress?: (done: number, total: number) => void;
-  /** Results a resumed run already holds, keyed `capability\0uuid`: not scored again. */
+  /** Which trial of the bundle the submission's predictions are (1-based, default 1): each item carries it. */
+  trial?: number;
+  /** Results a resumed run already holds, keyed by trialItemKey (capability, uuid, trial): not scored again. */
   done?: ReadonlyMap<string, ItemResult>;
   /** Called as each item is scored (to store it before the run completes). */
   onItem?: (item: ItemResult) => void;
@@ -32,7 +34,8 @@ export interface ScoreOptions {
 }
 
 export async function scoreSubmission(benchmark: Benchmark, submission: Submission, opts: ScoreOptions): Promise<ItemResult[]> {
-  const ctx = { benchmark, submission, grader: opts.grader, replay: opts.replay, now: opts.now ?? (() => performance.now()) };
+  const trial = opts.trial ?? 1;
+  const ctx = { benchmark, submission, trial, grader: opts.grader, replay: opts.replay, now: opts.now ?? (() => performance.now()) };
   const tasks = benchmark.capabilities.flatMap((cap) => scorerOf(cap.spec.scorer).tasks(cap, ctx));
   let done = 0;
   opts.onProgress?.(0, tasks.length);
@@ -78,7 +81,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
     return out;
   }
   return mapPool(tasks, opts.concurrency ?? 64, async (task) => {
-    const stored = opts.done?.get(itemKey(task.capability, task.uuid));
+    const stored = opts.done?.get(trialItemKey(task.capability, task.uuid, trial));
     const result = stored ?? (await task.run());
     if (!stored) opts.onItem?.(result);
     opts.onProgress?.(++done, tasks.length);

@@ -135,7 +135,7 @@ function datasetTasks(cap: DatasetCapability, ctx: ScoreContext): ItemTask[] {
 
 async function scoreDatasetItem(cap: DatasetCapability, evaluator: Evaluator, gt: DatasetItem, item: EvalItem, ctx: ScoreContext): Promise<EvaluatorItemResult> {
   const kind = evaluator.kind;
-  const base = { scorer: kind, capability: cap.spec.id, domain: gt.domain, uuid: gt.uuid, weight: 1 };
+  const base = { scorer: kind, capability: cap.spec.id, domain: gt.domain, uuid: gt.uuid, trial: ctx.trial, weight: 1 };
   const output = item.output;
   if (!output) return { ...base, score: 0, status: "missing", bucket: "not_scored", stage: "none", evaluation: null, trace: [], question: item.query, reason: "no output for this item", detail: null };
   const trace: TurnTrace[] = [
