@@ -46,6 +46,8 @@ function entries(n: number): LeaderboardEntry[] {
       date: "2026-01-10T00:00:00.000Z",
       badges: { verified: true, partial: false, demo: false },
       cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null },
+      trials: 1,
+      passK: null,
     };
   });
 }

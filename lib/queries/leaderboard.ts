@@ -6,7 +6,14 @@ import { orderByRank } from "../aggregate/rank";
 import { findBenchmarkVersion } from "./benchmark-info";
 import { memoByDataVersion } from "./memo";
 import { entryCost } from "./entry-cost";
+import type { TrialStats } from "../aggregate/trials";
 import type { Leaderboard, LeaderboardEntry, ScoreCell } from "./types";
+
+/** pass^k for the board: only where there were k > 1 trials (pass^1 is no measure of consistency). */
+function entryPassK(trials: number, stats: TrialStats | null): LeaderboardEntry["passK"] {
+  if (trials < 2 || !stats) return null;
+  return { overall: stats.overall.passK, capabilities: Object.fromEntries(Object.entries(stats.capabilities).map(([id, c]) => [id, c.passK])) };
+}
 
 export function getLeaderboard(db: Db, opts: { benchmark?: string; version?: string } = {}): Leaderboard | null {
   return memoByDataVersion(db, `leaderboard\0${opts.benchmark ?? ""}\0${opts.version ?? ""}`, () => readLeaderboard(db, opts));
@@ -19,7 +26,7 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
   const rows = db
     .select({
       sub: { id: submissions.id, agentName: submissions.agentName, models: submissions.models, maintainer: submissions.maintainer, isDemo: submissions.isDemo, createdAt: submissions.createdAt },
-      run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt, cost: scoringRuns.cost },
+      run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt, cost: scoringRuns.cost, trials: scoringRuns.trials, trialStats: scoringRuns.trialStats },
     })
     .from(submissions)
     .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
@@ -56,6 +63,8 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
       date: (run.finishedAt ?? sub.createdAt).toISOString(),
       badges: { verified: run.verified, partial: !(run.complete ?? false), demo: sub.isDemo },
       cost: entryCost(run.cost),
+      trials: run.trials,
+      passK: entryPassK(run.trials, run.trialStats),
     };
   });
   const ranked = orderByRank(entries.map((e) => ({ id: String(e.id), score: e.overall.score, ciLow: e.overall.ciLow, ciHigh: e.overall.ciHigh })));

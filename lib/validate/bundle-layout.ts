@@ -72,12 +72,13 @@ export function mapLayout(paths: readonly string[], capabilities: readonly Capab
     }
     numbered.set(n, top);
   }
-  const k = Math.max(0, ...numbered.keys());
-  // Gaps are looked for up to the limit only: a folder named trial_9999999 is one too many, not millions of gaps.
-  const trials = Math.min(k, maxTrials);
-  const gaps = Array.from({ length: trials }, (_, i) => i + 1).filter((n) => !numbered.has(n));
+  // Folders beyond the limit are not read; gaps are looked for among the rest only (a folder
+  // named trial_9999999 is one too many, not millions of gaps).
+  const beyond = [...numbered.keys()].filter((t) => t > maxTrials).sort((a, b) => a - b);
+  const trials = Math.max(0, ...[...numbered.keys()].filter((t) => t <= maxTrials));
+  const gaps = Array.from({ length: trials }, (_, i) => i + 1).filter((t) => !numbered.has(t));
   if (gaps.length > 0) {
-    const shown = gaps.slice(0, 10).map((n) => `trial_${n}`).join(", ");
+    const shown = gaps.slice(0, 10).map((t) => `trial_${t}`).join(", ");
     diagnostics.push({
       severity: "error",
       code: "trial_gap",
@@ -85,8 +86,8 @@ export function mapLayout(paths: readonly string[], capabilities: readonly Capab
       message: `trial folders must be numbered 1 to ${trials} without gaps: ${shown}${gaps.length > 10 ? `, … (${gaps.length} in all)` : ""} ${gaps.length === 1 ? "is" : "are"} missing`,
     });
   }
-  if (k > maxTrials) {
-    diagnostics.push({ severity: "error", code: "too_many_trials", file: `${prefix}${numbered.get(k)}`, message: `${k} trials; at most ${maxTrials} are allowed (limits.maxTrials): the folders beyond trial_${maxTrials} are not read` });
+  if (beyond.length > 0) {
+    diagnostics.push({ severity: "error", code: "too_many_trials", file: `${prefix}${numbered.get(beyond[0]!)}`, message: `trials are numbered up to ${maxTrials} at most (limits.maxTrials): ${beyond.length === 1 ? "this folder is" : `this folder and ${beyond.length - 1} more are`} not read` });
   }
   const domainFiles: DomainFileRef[] = [];
   const attachments: string[] = [];

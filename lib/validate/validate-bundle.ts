@@ -11,7 +11,7 @@ import type { AgentOutput } from "../formats/eval-dataset";
 import { scorerOf } from "../scoring/capability-scorers/registry";
 import { readJson, scanJson, tooDeepAt } from "../formats/read-json";
 import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
-import { mapLayout } from "./bundle-layout";
+import { mapLayout, type BundleLayout } from "./bundle-layout";
 import { resolveLimits, type ValidationLimits } from "./limits";
 import { checkMetadata } from "./metadata-checks";
 import { readUsage } from "../formats/usage";
@@ -176,7 +176,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   }
 
   const idsOf = (trial: number, capability: string) => admitted[trial - 1]!.get(capability) ?? scorerOf(benchmark.capabilities.find((c) => c.spec.id === capability)!.spec.scorer).predicted?.(trials[trial - 1]!, capability);
-  if (k > 1) checkTrialItems(benchmark, layout.trialDirs, idsOf, store);
+  if (k > 1) checkTrialItems(benchmark, layout, idsOf, store);
   const minTrials = benchmark.spec.trials?.min;
   if (minTrials !== undefined && layout.trials < minTrials) {
     store.add({
@@ -295,29 +295,34 @@ async function readMetadata(file: BundleFile, sink: DiagnosticSink, limits: Vali
 /**
  * Every trial must cover the same items as trial 1, capability by capability: an item (or a
  * whole capability) in one and not the other is an error naming the trial, the capability's
- * folder and file, and the uuid.
+ * folder and file, and the uuid. A trial folder that is missing or holds no files was reported
+ * as such (trial_gap, empty_trial); the others are compared with the first that has files.
  */
-function checkTrialItems(benchmark: GroundTruthIndex, trialDirs: readonly string[], idsOf: (trial: number, capability: string) => ReadonlySet<string> | undefined, store: DiagnosticStore): void {
+function checkTrialItems(benchmark: GroundTruthIndex, layout: BundleLayout, idsOf: (trial: number, capability: string) => ReadonlySet<string> | undefined, store: DiagnosticStore): void {
   const rule = "every trial must cover the same items";
+  const present = [...new Set(layout.domainFiles.map((f) => f.trial))].sort((a, b) => a - b);
+  const ref = present[0];
+  if (ref === undefined) return;
+  const refName = `trial_${ref}`;
   for (const cap of benchmark.capabilities) {
     const dir = cap.spec.directory;
-    const first = idsOf(1, cap.spec.id);
+    const first = idsOf(ref, cap.spec.id);
     let domainOf: Map<string, string> | undefined;
     const fileOf = (trial: number, uuid: string) => {
       domainOf ??= new Map([...cap.domains].flatMap(([domain, gts]) => gts.map((g) => [g.uuid, domain] as const)));
-      return `${trialDirs[trial - 1]}${dir}/${domainOf.get(uuid) ?? "?"}.json`;
+      return `${layout.trialDirs[trial - 1]}${dir}/${domainOf.get(uuid) ?? "?"}.json`;
     };
-    for (let t = 2; t <= trialDirs.length; t++) {
+    for (const t of present.slice(1)) {
       const ids = idsOf(t, cap.spec.id);
       const name = `trial_${t}`;
       if (!first && !ids) continue;
       if (!first || !ids) {
-        const message = first ? `${name} has no predictions for this capability and trial_1 has: ${rule}` : `trial_1 has no predictions for this capability and ${name} has: ${rule}`;
-        store.add({ severity: "error", code: "trial_items_differ", file: `${trialDirs[t - 1]}${dir}`, message });
+        const message = first ? `${name} has no predictions for this capability and ${refName} has: ${rule}` : `${refName} has no predictions for this capability and ${name} has: ${rule}`;
+        store.add({ severity: "error", code: "trial_items_differ", file: `${layout.trialDirs[t - 1]}${dir}`, message });
         continue;
       }
-      for (const uuid of first) if (!ids.has(uuid)) store.add({ severity: "error", code: "trial_items_differ", file: fileOf(t, uuid), uuid, message: `item is in trial_1 but not in ${name}: ${rule}` });
-      for (const uuid of ids) if (!first.has(uuid)) store.add({ severity: "error", code: "trial_items_differ", file: fileOf(t, uuid), uuid, message: `item is in ${name} but not in trial_1: ${rule}` });
+      for (const uuid of first) if (!ids.has(uuid)) store.add({ severity: "error", code: "trial_items_differ", file: fileOf(t, uuid), uuid, message: `item is in ${refName} but not in ${name}: ${rule}` });
+      for (const uuid of ids) if (!first.has(uuid)) store.add({ severity: "error", code: "trial_items_differ", file: fileOf(t, uuid), uuid, message: `item is in ${name} but not in ${refName}: ${rule}` });
     }
   }
 }

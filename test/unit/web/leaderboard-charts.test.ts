@@ -17,6 +17,8 @@ function entry(id: number, score: number, cost: Partial<EntryCost> = {}, over: P
     date: "2026-01-01T00:00:00.000Z",
     badges: { verified: true, partial: false, demo: false },
     cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null, ...cost },
+    trials: 1,
+    passK: null,
     ...over,
   };
 }

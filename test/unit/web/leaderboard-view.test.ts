@@ -35,6 +35,8 @@ function entry(id: number, rank: number, over: Partial<LeaderboardEntry> & { cap
     date: `2026-01-${String(10 + id).padStart(2, "0")}T00:00:00.000Z`,
     badges: { verified: true, partial: false, demo: false },
     cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null },
+    trials: 1,
+    passK: null,
     ...rest,
   };
 }
@@ -62,10 +64,11 @@ describe("parseView", () => {
     expect(parseView({}, CAPS)).toEqual(DEFAULT_VIEW);
   });
 
-  it("reads sort, dir, q, hide and the badge filters from URLSearchParams or a Next searchParams record", () => {
-    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", vs: "latency" };
-    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&vs=latency"), CAPS)).toEqual(expected);
-    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", vs: "latency" }, CAPS)).toEqual(expected);
+  it("reads sort, dir, q, hide, the badge filters and the metric from URLSearchParams or a Next searchParams record", () => {
+    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", vs: "latency", metric: "passk" };
+    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&vs=latency&metric=passk"), CAPS)).toEqual(expected);
+    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", vs: "latency", metric: "passk" }, CAPS)).toEqual(expected);
+    for (const metric of ["", "PASSK", "pass^k", "mean"]) expect(parseView({ metric }, CAPS).metric).toBe("score");
   });
 
   it("uses the column's natural direction when dir is missing: scores descending, names and rank ascending", () => {
@@ -103,9 +106,9 @@ describe("serializeView", () => {
   });
 
   it("writes only what differs, with readable commas, and round-trips through parseView", () => {
-    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", vs: "cost" };
+    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", vs: "cost", metric: "passk" };
     const qs = queryString(serializeView(v));
-    expect(qs).toBe("sort=multihop&dir=desc&q=claude&hide=latency_p95,maintainer,date&verified=1&partial=0&vs=cost");
+    expect(qs).toBe("sort=multihop&dir=desc&q=claude&hide=latency_p95,maintainer,date&verified=1&partial=0&vs=cost&metric=passk");
     expect(parseView(new URLSearchParams(qs), CAPS)).toEqual(v);
     expect(isDefaultView(v)).toBe(false);
   });
@@ -215,8 +218,8 @@ describe("applyView", () => {
 });
 
 describe("columns and ties", () => {
-  it("leads with rank, agent and overall (the phone's sticky set), then capabilities, cost and the rest", () => {
-    expect(columnIds(CAPS)).toEqual(["rank", "agent", "overall", "api_chaining", "multihop", "cost", "tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date", "badges"]);
+  it("leads with rank, agent and overall (the phone's sticky set), then capabilities, trials, cost and the rest", () => {
+    expect(columnIds(CAPS)).toEqual(["rank", "agent", "overall", "api_chaining", "multihop", "trials", "cost", "tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date", "badges"]);
   });
 
   it("counts entries per official rank", () => {
