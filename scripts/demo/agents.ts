@@ -76,7 +76,8 @@ export const AGENTS: AgentProfile[] = [
     accuracy: 0.78,
     errorRate: 0.01,
     trials: { k: 4, slip: 0.08, lucky: 0.12 },
-    spend: { inputPerM: 2, outputPerM: 8, prompt: 1600, perCall: 900, answer: 180, slowness: 0.8 },
+    // Dearer than the strong agent for a lower mean: off the accuracy-versus-cost front.
+    spend: { inputPerM: 4, outputPerM: 16, prompt: 1800, perCall: 1000, answer: 200, slowness: 1.1 },
   },
 ];
 
