@@ -38,7 +38,7 @@ interface Props {
 
 const COLUMNS: { key: ItemSortKey; label: string; className?: string }[] = [
   { key: "item", label: "Item", className: "w-44" },
-  { key: "trial", label: "Trial", className: "text-right" },
+  { key: "trial", label: "Trial", className: "w-16 text-right" },
   { key: "capability", label: "Capability" },
   { key: "domain", label: "Domain" },
   { key: "question", label: "Question", className: "min-w-56" },
@@ -91,7 +91,7 @@ export function ItemTable({ submissionId, rows, trials, capabilityLabels, policy
   return (
     <>
       <div role="region" aria-label="Item table" tabIndex={0} className={`${scrollClass} hidden sm:block`}>
-        <table className={`${tableClass} min-w-[64rem]`}>
+        <table className={`${tableClass} ${multi ? "min-w-[70rem]" : "min-w-[64rem]"}`}>
           <caption className="sr-only">Items of this run: question, the agent&apos;s answer, why it scored what it did, its outcome, weight and score (0-1). Column headers sort the table.</caption>
           <thead className={theadClass}>
             <tr>
