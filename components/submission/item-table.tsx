@@ -36,14 +36,15 @@ interface Props {
   base: string;
 }
 
-const COLUMNS: { key: ItemSortKey; label: string; className?: string }[] = [
-  { key: "item", label: "Item", className: "w-44" },
-  { key: "trial", label: "Trial", className: "w-16 text-right" },
+/** `tight`: the class with a trial column, whose width the text columns give up (the id keeps its width). */
+const COLUMNS: { key: ItemSortKey; label: string; className?: string; tight?: string }[] = [
+  { key: "item", label: "Item", className: "w-44", tight: "w-44 min-w-44" },
+  { key: "trial", label: "Trial", className: "w-14 text-right" },
   { key: "capability", label: "Capability" },
   { key: "domain", label: "Domain" },
-  { key: "question", label: "Question", className: "min-w-56" },
-  { key: "answer", label: "Agent's answer", className: "min-w-44" },
-  { key: "reason", label: "Reason", className: "min-w-56" },
+  { key: "question", label: "Question", className: "min-w-56", tight: "min-w-48" },
+  { key: "answer", label: "Agent's answer", className: "min-w-44", tight: "min-w-36" },
+  { key: "reason", label: "Reason", className: "min-w-56", tight: "min-w-48" },
   { key: "outcome", label: "Outcome", className: "min-w-40" },
   { key: "weight", label: "Weight", className: "text-right" },
   { key: "score", label: "Score", className: "text-right" },
@@ -87,11 +88,11 @@ export function ItemTable({ submissionId, rows, trials, capabilityLabels, policy
   // Each row opens its own trial's result, the list's filter and sort kept.
   const href = (r: ItemRow) => itemHref(submissionId, r, itemQuery({ ...filters, page: undefined, ...(multi ? { trial: r.trial } : {}) }));
   const label = (c: string) => capabilityLabels[c] ?? c;
-  const columns = multi ? COLUMNS : COLUMNS.filter((c) => c.key !== "trial");
+  const columns = multi ? COLUMNS.map((c) => ({ ...c, className: c.tight ?? c.className })) : COLUMNS.filter((c) => c.key !== "trial");
   return (
     <>
       <div role="region" aria-label="Item table" tabIndex={0} className={`${scrollClass} hidden sm:block`}>
-        <table className={`${tableClass} ${multi ? "min-w-[70rem]" : "min-w-[64rem]"}`}>
+        <table className={`${tableClass} min-w-[64rem]`}>
           <caption className="sr-only">Items of this run: question, the agent&apos;s answer, why it scored what it did, its outcome, weight and score (0-1). Column headers sort the table.</caption>
           <thead className={theadClass}>
             <tr>
