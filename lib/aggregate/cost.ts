@@ -6,7 +6,7 @@
  */
 import { readUsage, type Usage } from "../formats/usage";
 import { latencyStats, outputLatency } from "../scoring/evaluators/latency";
-import type { Submission } from "../validate/validate-bundle";
+import type { Submission, TrialPredictions } from "../validate/validate-bundle";
 
 export interface UsageTotals {
   /** `records`: summed over the records that carry `usage`; `metadata`: the run's own figures. */
@@ -61,7 +61,9 @@ function sumUsage(usages: readonly Usage[]): Pick<UsageTotals, UsageField> {
 /** Seconds to the millisecond: what the files hold, without the sums' binary noise (15.780000000000001). */
 const ms = (s: number) => Math.round(s * 1000) / 1000;
 
-export function summarizeCost(submission: Pick<Submission, "capabilities" | "outputs" | "metadata" | "trials">): CostSummary {
+type Predictions = Pick<TrialPredictions, "capabilities" | "outputs">;
+
+export function summarizeCost(submission: Predictions & Pick<Submission, "metadata"> & { trials?: Predictions[] }): CostSummary {
   const seconds: number[] = [];
   const usages: Usage[] = [];
   let items = 0;
