@@ -6,6 +6,7 @@ import {
   columnIds,
   DEFAULT_VIEW,
   isDefaultView,
+  metricValue,
   parseView,
   queryString,
   rankCounts,
@@ -256,5 +257,29 @@ describe("chart series", () => {
       ["2026-01-04", 70, "agent-4"],
       ["2026-01-05", 70, "agent-4"],
     ]);
+  });
+});
+
+describe("the pass^k view", () => {
+  // Entries 4 and 5 ran trials; entry 4 did not submit multihop.
+  const withTrials = ENTRIES.map((e) =>
+    e.id === 4 ? { ...e, trials: 4, passK: { overall: 30, capabilities: { api_chaining: 60, multihop: 0 } } } : e.id === 5 ? { ...e, trials: 3, passK: { overall: 70, capabilities: { api_chaining: 40, multihop: 55 } } } : e,
+  );
+
+  it("reads pass^k where an entry has k > 1 trials, nothing for one trial or a capability not submitted", () => {
+    const [one, , , four, five] = withTrials;
+    expect([metricValue(four!, "overall", "passk"), metricValue(four!, "api_chaining", "passk"), metricValue(four!, "multihop", "passk")]).toEqual([30, 60, null]);
+    expect(metricValue(five!, "multihop", "passk")).toBe(55);
+    expect([metricValue(one!, "overall", "passk"), metricValue(one!, "api_chaining", "passk")]).toEqual([null, null]);
+    expect(metricValue(one!, "overall", "score")).toBe(99);
+  });
+
+  it("sorts score columns by pass^k, entries without one last, and leaves ranks and the mean-score sort alone", () => {
+    expect(ids(applyView(withTrials, view({ sort: "overall", dir: "desc", metric: "passk" })))).toEqual([5, 4, 1, 2, 3]);
+    expect(ids(applyView(withTrials, view({ sort: "overall", dir: "asc", metric: "passk" })))).toEqual([4, 5, 1, 2, 3]);
+    expect(ids(applyView(withTrials, view({ sort: "multihop", dir: "desc", metric: "passk" })))).toEqual([5, 1, 2, 3, 4]);
+    expect(ids(applyView(withTrials, view({ sort: "overall", dir: "desc" })))).toEqual([1, 2, 3, 5, 4]);
+    expect(ids(applyView(withTrials, view({ sort: "trials", dir: "desc" })))).toEqual([4, 5, 1, 2, 3]);
+    expect(applyView(withTrials, view({ metric: "passk" })).map((e) => e.rank)).toEqual([1, 2, 2, 4, 5]);
   });
 });
