@@ -47,6 +47,8 @@ function entries(n: number): LeaderboardEntry[] {
       badges: { verified: true, partial: false, demo: false, flagged: false },
       flags: [],
       cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null },
+      trials: 1,
+      passK: null,
     };
   });
 }

@@ -1,4 +1,5 @@
-/** Presentational table cells: rank with tie marker, score with its interval (and a small interval bar), cost figures, badges. */
+/** Presentational table cells: rank with tie marker, score with its interval (and a small interval bar), pass^k, cost figures, badges. */
+import type { ReactNode } from "react";
 import type { LeaderboardEntry, ScoreCell } from "@/lib/queries/types";
 import { FLAG_KIND_LABELS, type IntegrityFlagKind } from "@/lib/scoring/integrity-flags";
 import { fmtInterval, fmtScore, pct } from "./format";
@@ -55,10 +56,14 @@ export function ScoreCiCell({ cell, bar = false, partial = false }: { cell: Scor
   ) : (
     numbers
   );
-  if (!partial) return score;
+  return partial ? <PartialOverall>{score}</PartialOverall> : score;
+}
+
+/** An overall marked as partial: not every capability was submitted. */
+function PartialOverall({ children }: { children: ReactNode }) {
   return (
     <span className="inline-flex flex-col items-end gap-0.5">
-      {score}
+      {children}
       <span
         className="rounded bg-amber-100 px-1 text-[11px] font-medium leading-4 text-amber-900 dark:bg-amber-900/50 dark:text-amber-200"
         title="Partial: not every capability was submitted, so this overall is not comparable"
@@ -67,6 +72,23 @@ export function ScoreCiCell({ cell, bar = false, partial = false }: { cell: Scor
       </span>
     </span>
   );
+}
+
+/**
+ * pass^k in the pass^k view: the share of items solved in all k trials. "—" for an entry of one
+ * trial (pass^1 says nothing of consistency, and would flatter it beside pass^4) or a capability
+ * not submitted.
+ */
+export function PassKCell({ value, k, submitted = true, partial = false }: { value: number | null | undefined; k: number; submitted?: boolean; partial?: boolean }) {
+  if (!submitted) return <Missing reason="not submitted" />;
+  if (value === null || value === undefined) return <Missing reason="one trial: pass^k needs two trials or more" />;
+  const cell = (
+    <span className="whitespace-nowrap" title={`pass^${k}: the weighted share of items solved in all ${k} trials`}>
+      <span className="font-medium">{fmtScore(value)}</span>
+      <span className="sr-only">{` (pass^${k}: solved in all ${k} trials)`}</span>
+    </span>
+  );
+  return partial ? <PartialOverall>{cell}</PartialOverall> : cell;
 }
 
 const BADGES = [

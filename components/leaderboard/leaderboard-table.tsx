@@ -12,11 +12,11 @@ import {
 import Link from "next/link";
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import type { LeaderboardEntry } from "@/lib/queries/types";
-import { Badges, CostCell, RankCell, ScoreCiCell } from "./cells";
+import { Badges, CostCell, PassKCell, RankCell, ScoreCiCell } from "./cells";
 import { fmtDate, fmtPercent, fmtSeconds, fmtTokens, fmtUsd } from "./format";
 import { CompareBar, PickBox, PickProvider, usePick } from "./pick";
 import { TableToolbar } from "./table-toolbar";
-import { columnIds, isSortable, PINNED_COLUMNS, rankCounts, toggleSort, type ViewState } from "./view-state";
+import { columnIds, isSortable, metricValue, PINNED_COLUMNS, rankCounts, toggleSort, type Metric, type ViewState } from "./view-state";
 
 declare module "@tanstack/react-table" {
   interface ColumnMeta<TData extends RowData, TValue> {
@@ -60,8 +60,19 @@ function costColumn(id: string, label: string, description: string, value: (e: L
   });
 }
 
-function buildColumns(capabilities: TableCapability[], ties: Map<number, number>): ColumnDef<LeaderboardEntry, unknown>[] {
+/** A score column's header: its label, and under it what the cells hold in the pass^k view. */
+function scoreHeader(label: string, metric: Metric) {
+  if (metric !== "passk") return label;
+  return (
+    <>
+      {label} <span className="font-normal text-slate-500 dark:text-slate-400">pass^k</span>
+    </>
+  );
+}
+
+function buildColumns(capabilities: TableCapability[], ties: Map<number, number>, metric: Metric): ColumnDef<LeaderboardEntry, unknown>[] {
   const caps = new Set(columnIds(capabilities.map((c) => c.id)));
+  const passK = metric === "passk";
   return [
     col.display({
       id: "rank",
@@ -91,20 +102,41 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
     }),
     col.display({
       id: "overall",
-      header: "Overall",
-      meta: { label: "Overall", description: "Overall score with its 95% confidence interval", numeric: true, sticky: "lb-c-overall" },
-      cell: ({ row }) => <ScoreCiCell cell={row.original.overall} bar partial={row.original.badges.partial} />,
+      header: () => scoreHeader("Overall", metric),
+      meta: {
+        label: "Overall",
+        description: passK ? "Overall pass^k: the mean of the capabilities' pass^k (entries of two trials or more)" : "Overall score (the mean over trials) with its 95% confidence interval",
+        numeric: true,
+        sticky: "lb-c-overall",
+      },
+      cell: ({ row }) =>
+        passK ? (
+          <PassKCell value={metricValue(row.original, "overall", "passk")} k={row.original.trials} partial={row.original.badges.partial} />
+        ) : (
+          <ScoreCiCell cell={row.original.overall} bar partial={row.original.badges.partial} />
+        ),
     }),
     ...capabilities
       .filter((c) => caps.has(c.id))
       .map((c) =>
         col.display({
           id: c.id,
-          header: c.label,
-          meta: { label: c.label, description: c.description, numeric: true },
-          cell: ({ row }) => <ScoreCiCell cell={row.original.capabilities[c.id]} />,
+          header: () => scoreHeader(c.label, metric),
+          meta: { label: c.label, description: passK ? `pass^k of ${c.label}: the weighted share of its items solved in all k trials` : c.description, numeric: true },
+          cell: ({ row }) =>
+            passK ? (
+              <PassKCell value={metricValue(row.original, c.id, "passk")} k={row.original.trials} submitted={row.original.capabilities[c.id]?.submitted ?? false} />
+            ) : (
+              <ScoreCiCell cell={row.original.capabilities[c.id]} />
+            ),
         }),
       ),
+    col.display({
+      id: "trials",
+      header: "Trials",
+      meta: { label: "Trials", description: "Runs of the benchmark in the bundle (trial_1/ … trial_k/): the scores are the mean over them", numeric: true },
+      cell: ({ row }) => row.original.trials,
+    }),
     costColumn("cost", "Cost", "What the whole run cost in US dollars, as the bundle reported it (usage.cost_usd)", (e) => e.cost.costUsd, fmtUsd),
     costColumn("tokens", "Tokens", "Tokens the whole run used, as the bundle reported them (usage)", (e) => e.cost.totalTokens, fmtTokens, (v) => `${v.toLocaleString("en-US")} tokens`),
     costColumn("latency", "Latency", "Median seconds per item (duration_s, or an output's timestamps)", (e) => e.cost.latencyMedianS, fmtSeconds),
@@ -199,7 +231,7 @@ export function LeaderboardTable({
 }) {
   const capIds = useMemo(() => capabilities.map((c) => c.id), [capabilities]);
   const ties = useMemo(() => rankCounts(entries), [entries]);
-  const columns = useMemo(() => buildColumns(capabilities, ties), [capabilities, ties]);
+  const columns = useMemo(() => buildColumns(capabilities, ties, view.metric), [capabilities, ties, view.metric]);
   const pick = usePick();
   const [limit, setLimit] = useState(ROW_PAGE);
   const shownRows = useMemo(() => (rows.length > limit ? rows.slice(0, limit) : rows), [rows, limit]);
@@ -237,7 +269,8 @@ export function LeaderboardTable({
     [table, columns],
   );
   const visible = table.getVisibleLeafColumns();
-  const columnsKey = visible.map((c) => c.id).join(",");
+  // The rows re-render when the visible columns or what the score cells show change.
+  const columnsKey = `${visible.map((c) => c.id).join(",")}|${view.metric}`;
 
   return (
     <PickProvider value={pick.value}>

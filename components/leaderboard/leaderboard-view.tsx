@@ -29,8 +29,8 @@ export function LeaderboardView({
   const [view, setView] = useUrlView(initialView);
   const rows = useMemo(
     () => applyView(entries, view),
-    // The rows depend on the filters and the sort only, not on which columns are hidden.
-    [entries, view.sort, view.dir, view.q, view.verified, view.partial, view.demo, view.flagged],
+    // The rows depend on the filters and the sort (by the metric shown) only, not on which columns are hidden.
+    [entries, view.sort, view.dir, view.q, view.verified, view.partial, view.demo, view.flagged, view.metric],
   );
   // The charts take the filtered rows in official order: a re-sort leaves them (and their memo) alone.
   const kept = useMemo(

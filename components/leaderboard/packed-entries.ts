@@ -24,6 +24,9 @@ type PackedEntry = [
   /** Epoch milliseconds. */
   date: number,
   cost: [costUsd: number | null, totalTokens: number | null, latencyMedianS: number | null, latencyP95S: number | null],
+  trials: number,
+  /** pass^k: the overall, then each capability's (null where it has none); 0 for an entry of one trial. */
+  passK: [overall: number, ...capabilities: (number | null)[]] | 0,
 ];
 
 export interface PackedEntries {
@@ -58,6 +61,8 @@ export function packEntries(entries: readonly LeaderboardEntry[], capabilityIds:
       score(e.coverage),
       Date.parse(e.date),
       [figure(e.cost.costUsd), e.cost.totalTokens, figure(e.cost.latencyMedianS), figure(e.cost.latencyP95S)],
+      e.trials,
+      e.passK ? [score(e.passK.overall), ...capabilityIds.map((id) => (id in e.passK!.capabilities ? score(e.passK!.capabilities[id]!) : null))] : 0,
     ]),
   };
 }
@@ -65,7 +70,7 @@ export function packEntries(entries: readonly LeaderboardEntry[], capabilityIds:
 const NOT_SUBMITTED: ScoreCell = Object.freeze({ score: 0, ciLow: 0, ciHigh: 0, submitted: false });
 
 export function unpackEntries(packed: PackedEntries): LeaderboardEntry[] {
-  return packed.entries.map(([id, rank, agent, models, maintainer, overall, bits, cells, coverage, date, cost]) => {
+  return packed.entries.map(([id, rank, agent, models, maintainer, overall, bits, cells, coverage, date, cost, trials, passK]) => {
     const capabilities: Record<string, ScoreCell> = {};
     packed.capabilities.forEach((cap, i) => {
       const c = cells[i];
@@ -86,6 +91,8 @@ export function unpackEntries(packed: PackedEntries): LeaderboardEntry[] {
       badges: { verified: (bits & 2) !== 0, partial: (bits & 4) !== 0, demo: (bits & 8) !== 0, flagged: (bits & 16) !== 0 },
       cost: entryCost,
       flags: INTEGRITY_FLAG_KINDS.filter((_, i) => (bits & (32 << i)) !== 0),
+      trials,
+      passK: passK ? { overall: passK[0], capabilities: Object.fromEntries(packed.capabilities.flatMap((cap, i) => (passK[i + 1] == null ? [] : [[cap, passK[i + 1]!]]))) } : null,
     };
   });
 }

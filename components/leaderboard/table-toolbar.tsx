@@ -1,6 +1,6 @@
 "use client";
 import { useId } from "react";
-import { DEFAULT_VIEW, isDefaultView, queryString, serializeView, type BadgeFilter, type ViewState } from "./view-state";
+import { DEFAULT_VIEW, isDefaultView, queryString, serializeView, type BadgeFilter, type Metric, type ViewState } from "./view-state";
 
 const focusRing = "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600";
 const control = `rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800 ${focusRing}`;
@@ -10,6 +10,11 @@ const FILTERS: { key: "verified" | "partial" | "demo" | "flagged"; label: string
   { key: "partial", label: "Hide partial", on: "hide", title: "Hide entries that did not submit every capability" },
   { key: "demo", label: "Hide demo", on: "hide", title: "Hide demo entries" },
   { key: "flagged", label: "Hide flagged", on: "hide", title: "Hide entries with an integrity flag (duplicate, unsupported answers, canary)" },
+];
+
+const METRIC_CHOICES: { value: Metric; label: string; title: string }[] = [
+  { value: "score", label: "Mean score", title: "Scores with their 95% intervals: for an entry of several trials, the mean over its trials" },
+  { value: "passk", label: "pass^k", title: "The share of items solved in all k trials, for entries of two trials or more (— for one trial)" },
 ];
 
 export interface ToggleableColumn {
@@ -84,6 +89,22 @@ export function TableToolbar({
               </label>
             );
           })}
+        </fieldset>
+        <fieldset className="flex rounded-md border border-slate-300 p-0.5 dark:border-slate-600">
+          <legend className="sr-only">Score shown</legend>
+          {METRIC_CHOICES.map((m) => (
+            <label
+              key={m.value}
+              title={m.title}
+              className={`cursor-pointer rounded px-2 py-1 text-sm has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-sky-600 ${
+                view.metric === m.value ? "bg-sky-100 font-medium text-sky-900 dark:bg-sky-900 dark:text-sky-100" : "hover:bg-slate-50 dark:hover:bg-slate-800"
+              }`}
+            >
+              <input type="radio" name="board-metric" value={m.value} checked={view.metric === m.value} onChange={() => onChange({ ...view, metric: m.value })} className="sr-only" />
+              {view.metric === m.value ? <span aria-hidden="true">✓ </span> : null}
+              {m.label}
+            </label>
+          ))}
         </fieldset>
         <details className="relative">
           <summary className={`${control} cursor-pointer list-none select-none [&::-webkit-details-marker]:hidden`}>

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { queryString, serializeView, type ViewState } from "./view-state";
 
 /** URL parameters owned by the view; everything else in the URL (benchmark, version) is kept. */
-export const VIEW_PARAMS = ["sort", "dir", "q", "hide", "verified", "partial", "demo", "flagged", "vs"] as const;
+export const VIEW_PARAMS = ["sort", "dir", "q", "hide", "verified", "partial", "demo", "flagged", "vs", "metric"] as const;
 
 /** The URL search string for a view, keeping the current non-view parameters. */
 export function viewSearch(current: string, view: ViewState): string {

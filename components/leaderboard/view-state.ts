@@ -1,7 +1,8 @@
 /**
- * The leaderboard's view state (sort, search, badge filters, hidden columns) and how it maps
- * to the URL. Pure and browser-safe: the client table and `GET /api/leaderboard` both call
- * `applyView`, so a download holds exactly the rows on screen. Official ranks are never touched.
+ * The leaderboard's view state (sort, search, badge filters, hidden columns, the score shown)
+ * and how it maps to the URL. Pure and browser-safe: the client table and `GET /api/leaderboard`
+ * both call `applyView`, so a download holds exactly the rows on screen. Official ranks are
+ * never touched.
  */
 import type { LeaderboardEntry } from "@/lib/queries/types";
 
@@ -14,6 +15,14 @@ export type BadgeFilterKey = (typeof BADGE_FILTERS)[number];
 /** The x axis of the accuracy-versus-cost chart; `auto` is cost when any entry reports one, else latency. */
 export const COST_AXES = ["auto", "cost", "latency"] as const;
 export type CostAxisChoice = (typeof COST_AXES)[number];
+
+/**
+ * What the overall and capability cells show: the mean score (with its interval), or pass^k,
+ * the share of items solved in all k trials (`metric=passk`), for entries of k > 1 trials; an
+ * entry of one trial has no pass^k ("—", sorted last).
+ */
+export const METRICS = ["score", "passk"] as const;
+export type Metric = (typeof METRICS)[number];
 
 export interface ViewState {
   /** Column id: a fixed column or a capability id. */
@@ -29,13 +38,15 @@ export interface ViewState {
   flagged: BadgeFilter;
   /** The cost chart's x axis (`vs=cost|latency`). */
   vs: CostAxisChoice;
+  /** The score the overall and capability cells show (`metric=passk`). */
+  metric: Metric;
 }
 
 /**
  * Fixed columns in display order; capability columns go right after `overall`. Rank, agent and
  * overall come first: they stay in view (sticky) when a phone scrolls the table sideways.
  */
-export const FIXED_COLUMNS = ["rank", "agent", "overall", "cost", "tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date", "badges"] as const;
+export const FIXED_COLUMNS = ["rank", "agent", "overall", "trials", "cost", "tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date", "badges"] as const;
 const LEADING_COLUMNS = 3;
 /** Columns that cannot be hidden. */
 export const PINNED_COLUMNS: readonly string[] = ["rank", "agent"];
@@ -54,6 +65,7 @@ export const DEFAULT_VIEW: ViewState = Object.freeze({
   demo: "any",
   flagged: "any",
   vs: "auto",
+  metric: "score",
 }) as ViewState;
 
 export const MAX_QUERY_LENGTH = 200;
@@ -105,6 +117,7 @@ export function parseView(src: ParamSource, capabilityIds: readonly string[]): V
     demo: parseBadge(param(src, "demo")),
     flagged: parseBadge(param(src, "flagged")),
     vs: COST_AXES.find((a) => a !== "auto" && a === param(src, "vs")) ?? "auto",
+    metric: METRICS.find((m) => m === param(src, "metric")) ?? "score",
   };
 }
 
@@ -122,6 +135,7 @@ export function serializeView(view: ViewState): URLSearchParams {
     if (view[key] !== "any") p.set(key, view[key] === "only" ? "1" : "0");
   }
   if (view.vs !== "auto") p.set("vs", view.vs);
+  if (view.metric !== "score") p.set("metric", view.metric);
   return p;
 }
 
@@ -162,8 +176,16 @@ function officialOrder(a: LeaderboardEntry, b: LeaderboardEntry): number {
 
 const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
 
+/** What a score cell shows under a metric: the mean score, or pass^k (null for one trial or a capability not submitted). */
+export function metricValue(e: LeaderboardEntry, scope: "overall" | string, metric: Metric): number | null {
+  if (scope === "overall") return metric === "passk" ? (e.passK?.overall ?? null) : e.overall.score;
+  const cell = e.capabilities[scope];
+  if (!cell?.submitted) return null;
+  return metric === "passk" ? (e.passK?.capabilities[scope] ?? null) : cell.score;
+}
+
 /** The sort key of an entry for a column; `null` (a capability not submitted, a cost not reported) always sorts last. */
-function sortKey(e: LeaderboardEntry, columnId: string): string | number | null {
+function sortKey(e: LeaderboardEntry, columnId: string, metric: Metric): string | number | null {
   switch (columnId) {
     case "rank":
       return e.rank;
@@ -174,7 +196,9 @@ function sortKey(e: LeaderboardEntry, columnId: string): string | number | null 
     case "maintainer":
       return e.maintainer;
     case "overall":
-      return e.overall.score;
+      return metricValue(e, "overall", metric);
+    case "trials":
+      return e.trials;
     case "coverage":
       return e.coverage;
     case "cost":
@@ -189,10 +213,8 @@ function sortKey(e: LeaderboardEntry, columnId: string): string | number | null 
       const t = Date.parse(e.date);
       return Number.isNaN(t) ? null : t;
     }
-    default: {
-      const cell = e.capabilities[columnId];
-      return cell?.submitted ? cell.score : null;
-    }
+    default:
+      return metricValue(e, columnId, metric);
   }
 }
 
@@ -205,7 +227,7 @@ export function applyView(entries: readonly LeaderboardEntry[], view: ViewState)
   );
   const sign = view.dir === "asc" ? 1 : -1;
   if (view.sort === "rank") return kept.sort((a, b) => sign * officialOrder(a, b));
-  const keyed = kept.map((e) => ({ e, k: sortKey(e, view.sort) }));
+  const keyed = kept.map((e) => ({ e, k: sortKey(e, view.sort, view.metric) }));
   keyed.sort((x, y) => {
     if (x.k !== y.k) {
       if (x.k === null) return 1;

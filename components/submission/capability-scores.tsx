@@ -6,9 +6,12 @@ import { countLabel, statusCountParts } from "@/lib/scoring/outcome";
 
 type Cap = SubmissionDetail["capabilities"][number];
 
-/** "25 items · 4 agent errors · 1 policy unchecked", in the outcome vocabulary, from the stored per-status counts. */
-export function capabilityCounts(c: Pick<Cap, "nItems" | "nMissing" | "nError" | "nPolicyUnchecked" | "statusCounts">): string {
-  const parts = [`${c.nItems} items`];
+/**
+ * "25 items · 4 agent errors · 1 policy unchecked", in the outcome vocabulary, from the stored
+ * per-status counts; a run of k trials counts item-trials ("100 item-trials (25 items × 4 trials)").
+ */
+export function capabilityCounts(c: Pick<Cap, "nItems" | "nMissing" | "nError" | "nPolicyUnchecked" | "statusCounts">, trials = 1): string {
+  const parts = [trials > 1 ? `${c.nItems} item-trials (${Math.round(c.nItems / trials)} items × ${trials} trials)` : `${c.nItems} items`];
   const listed = statusCountParts(c.statusCounts);
   // Rows stored without per-status counts still say how many did not score.
   if (listed.length === 0 && (c.nMissing || c.nError)) {
@@ -19,7 +22,7 @@ export function capabilityCounts(c: Pick<Cap, "nItems" | "nMissing" | "nError" |
   return parts.join(" · ");
 }
 
-export function CapabilityScores({ capabilities }: { capabilities: Cap[] }) {
+export function CapabilityScores({ capabilities, trials = 1 }: { capabilities: Cap[]; trials?: number }) {
   return (
     <div>
       <ul className="space-y-3">
@@ -27,7 +30,7 @@ export function CapabilityScores({ capabilities }: { capabilities: Cap[] }) {
           <li key={c.id} className="grid gap-1 sm:grid-cols-[13rem_1fr_11rem] sm:items-center sm:gap-4">
             <div>
               <p className="text-sm font-medium">{c.label}</p>
-              <p className="text-xs text-slate-500 dark:text-slate-400">{capabilityCounts(c)}</p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">{capabilityCounts(c, trials)}</p>
             </div>
             <CiBar score={c.score} ciLow={c.ciLow} ciHigh={c.ciHigh} submitted={c.submitted} />
             <p className="text-sm tabular-nums sm:text-right">

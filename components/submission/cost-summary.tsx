@@ -14,6 +14,8 @@ export function CostSummary({ runId }: { runId: number | undefined }) {
   if (!cost) return null;
   const { latency, usage } = cost;
   const tokens = usage?.totalTokens ?? null;
+  // A bundle of k trials: tokens and dollars are one trial's (its totals divided by k).
+  const perTrial = cost.trials ? ` (per trial, of ${cost.trials})` : "";
   return (
     <Section id="cost" title="Cost and latency" description="As the bundle reported them (duration_s per record, usage per record or in its metadata); never part of the score.">
       <dl className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -27,7 +29,7 @@ export function CostSummary({ runId }: { runId: number | undefined }) {
             unknown
           )}
         </Row>
-        <Row term="Tokens">
+        <Row term={`Tokens${perTrial}`}>
           {tokens !== null ? (
             <>
               <span title={`${tokens.toLocaleString("en-US")} tokens`}>{fmtTokens(tokens)}</span>
@@ -39,7 +41,7 @@ export function CostSummary({ runId }: { runId: number | undefined }) {
             unknown
           )}
         </Row>
-        <Row term="Cost">{usage?.costUsd != null ? fmtUsd(usage.costUsd) : unknown}</Row>
+        <Row term={`Cost${perTrial}`}>{usage?.costUsd != null ? fmtUsd(usage.costUsd) : unknown}</Row>
         {usage ? (
           <Row term="Usage from">
             {usage.source === "metadata" ? "the run's usage in its metadata" : `usage on ${usage.records.toLocaleString("en-US")} of ${plural(cost.items, "record")}`}

@@ -1,9 +1,11 @@
 /**
  * The item table's view state in the URL, read and written in one place: the entry page and
  * the item page (whose previous/next links keep the list they walk) share it.
- * `lost` is on unless the URL says `lost=0`; defaults are left out of the URL.
+ * `lost` is on unless the URL says `lost=0`; defaults are left out of the URL. `trial` filters a
+ * run of k trials to one trial (the item page: the trial of the item shown, which previous and
+ * next keep).
  */
-import { DEFAULT_ITEM_PAGE_SIZE, parseItemPageSize, parseItemSort } from "@/lib/queries/item-list";
+import { DEFAULT_ITEM_PAGE_SIZE, parseItemPageSize, parseItemSort, parseTrial } from "@/lib/queries/item-list";
 import { OUTCOME_IDS, outcomeTerm } from "@/lib/scoring/outcome";
 import { oneOf } from "@/lib/scoring/item-result";
 import type { ItemFilters } from "@/lib/queries/types";
@@ -13,6 +15,7 @@ export function itemFiltersFrom(sp: SearchParams): ItemFilters {
   return {
     capability: firstParam(sp, "capability"),
     domain: firstParam(sp, "domain"),
+    trial: parseTrial(firstParam(sp, "trial")),
     outcome: oneOf(OUTCOME_IDS, firstParam(sp, "outcome")),
     lost: firstParam(sp, "lost") !== "0",
     ...parseItemSort(firstParam(sp, "sort"), firstParam(sp, "dir")),
@@ -26,6 +29,7 @@ export function itemQueryValues(f: ItemFilters, opts: { page?: boolean } = {}): 
   return {
     capability: f.capability,
     domain: f.domain,
+    trial: f.trial,
     outcome: f.outcome,
     lost: f.lost === false ? 0 : undefined,
     sort: f.sort,
@@ -45,5 +49,6 @@ export function describeItemList(f: ItemFilters, capabilityLabel?: string): stri
   if (f.outcome) parts.push(`with outcome ${outcomeTerm(f.outcome).label}`);
   if (f.capability) parts.push(`in ${capabilityLabel ?? f.capability}`);
   if (f.domain) parts.push(`(${f.domain})`);
+  if (f.trial !== undefined) parts.push(`of trial ${f.trial}`);
   return parts.join(" ");
 }

@@ -2,7 +2,8 @@
  * One page of a run's items: the full id (linking to the item, carrying the list's filter and
  * sort), what was asked and answered, the public reason, the outcome, weight and score. Column
  * headers sort on the server through the URL. Below `sm` the rows become cards, so id, outcome
- * and score read without scrolling sideways.
+ * and score read without scrolling sideways. A run of k > 1 trials lists each item once per
+ * trial, with a trial column (each link opens that trial's result: `?trial=n`).
  */
 import Link from "next/link";
 import type { ItemFilters, ItemRow, ItemSortKey } from "@/lib/queries/types";
@@ -25,6 +26,8 @@ export function policyNote(row: Pick<ItemRow, "policy">, hasPolicies: boolean): 
 interface Props {
   submissionId: number;
   rows: ItemRow[];
+  /** Trials in the run: a trial column when more than one. */
+  trials: number;
   capabilityLabels: Record<string, string>;
   /** Capabilities whose items carry a policy. */
   policyCapabilities: string[];
@@ -33,13 +36,15 @@ interface Props {
   base: string;
 }
 
-const COLUMNS: { key: ItemSortKey; label: string; className?: string }[] = [
-  { key: "item", label: "Item", className: "w-44" },
+/** `tight`: the class with a trial column, whose width the text columns give up (the id keeps its width). */
+const COLUMNS: { key: ItemSortKey; label: string; className?: string; tight?: string }[] = [
+  { key: "item", label: "Item", className: "w-44", tight: "w-44 min-w-44" },
+  { key: "trial", label: "Trial", className: "w-14 text-right" },
   { key: "capability", label: "Capability" },
   { key: "domain", label: "Domain" },
-  { key: "question", label: "Question", className: "min-w-56" },
-  { key: "answer", label: "Agent's answer", className: "min-w-44" },
-  { key: "reason", label: "Reason", className: "min-w-56" },
+  { key: "question", label: "Question", className: "min-w-56", tight: "min-w-48" },
+  { key: "answer", label: "Agent's answer", className: "min-w-44", tight: "min-w-36" },
+  { key: "reason", label: "Reason", className: "min-w-56", tight: "min-w-48" },
   { key: "outcome", label: "Outcome", className: "min-w-40" },
   { key: "weight", label: "Weight", className: "text-right" },
   { key: "score", label: "Score", className: "text-right" },
@@ -77,10 +82,13 @@ function Policy({ row, policies }: { row: ItemRow; policies: string[] }) {
   return note ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">{note}</span> : null;
 }
 
-export function ItemTable({ submissionId, rows, capabilityLabels, policyCapabilities, filters, base }: Props) {
+export function ItemTable({ submissionId, rows, trials, capabilityLabels, policyCapabilities, filters, base }: Props) {
   if (rows.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No items match these filters.</p>;
-  const query = itemQuery({ ...filters, page: undefined });
+  const multi = trials > 1;
+  // Each row opens its own trial's result, the list's filter and sort kept.
+  const href = (r: ItemRow) => itemHref(submissionId, r, itemQuery({ ...filters, page: undefined, ...(multi ? { trial: r.trial } : {}) }));
   const label = (c: string) => capabilityLabels[c] ?? c;
+  const columns = multi ? COLUMNS.map((c) => ({ ...c, className: c.tight ?? c.className })) : COLUMNS.filter((c) => c.key !== "trial");
   return (
     <>
       <div role="region" aria-label="Item table" tabIndex={0} className={`${scrollClass} hidden sm:block`}>
@@ -88,19 +96,20 @@ export function ItemTable({ submissionId, rows, capabilityLabels, policyCapabili
           <caption className="sr-only">Items of this run: question, the agent&apos;s answer, why it scored what it did, its outcome, weight and score (0-1). Column headers sort the table.</caption>
           <thead className={theadClass}>
             <tr>
-              {COLUMNS.map((c) => (
+              {columns.map((c) => (
                 <SortHeader key={c.key} col={c} filters={filters} base={base} />
               ))}
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={`${r.capability}/${r.uuid}`} className={rowClass}>
+              <tr key={`${r.capability}/${r.uuid}/${r.trial}`} className={rowClass} data-trial={multi ? r.trial : undefined}>
                 <th scope="row" className={`${tdClass} font-normal`}>
-                  <Link href={itemHref(submissionId, r, query)} className={`${linkClass} font-mono text-xs break-all`}>
+                  <Link href={href(r)} className={`${linkClass} font-mono text-xs break-all`}>
                     {r.uuid}
                   </Link>
                 </th>
+                {multi ? <td className={`${tdClass} text-right tabular-nums`}>{r.trial}</td> : null}
                 <td className={tdClass}>{label(r.capability)}</td>
                 <td className={`${tdClass} break-words`}>{r.domain}</td>
                 <td className={tdClass}>
@@ -128,9 +137,9 @@ export function ItemTable({ submissionId, rows, capabilityLabels, policyCapabili
 
       <ul className="space-y-3 sm:hidden" aria-label="Items">
         {rows.map((r) => (
-          <li key={`${r.capability}/${r.uuid}`} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
+          <li key={`${r.capability}/${r.uuid}/${r.trial}`} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
             <div className="flex items-start justify-between gap-3">
-              <Link href={itemHref(submissionId, r, query)} className={`${linkClass} min-w-0 font-mono text-xs break-all`}>
+              <Link href={href(r)} className={`${linkClass} min-w-0 font-mono text-xs break-all`}>
                 {r.uuid}
               </Link>
               <span className="shrink-0 font-semibold">
@@ -143,7 +152,8 @@ export function ItemTable({ submissionId, rows, capabilityLabels, policyCapabili
               <Policy row={r} policies={policyCapabilities} />
             </p>
             <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-              {label(r.capability)} · {r.domain} · weight ×{r.weight}
+              {label(r.capability)} · {r.domain}
+              {multi ? ` · trial ${r.trial}` : ""} · weight ×{r.weight}
             </p>
             <dl className="mt-2 space-y-1">
               <div>

@@ -3,7 +3,7 @@ import type { SubmissionDetail } from "@/lib/queries/types";
 import { CiBar } from "@/components/common/ci-bar";
 import { formatInterval, formatScore } from "@/components/common/format";
 
-export function OverallScore({ overall, capabilities }: { overall: NonNullable<NonNullable<SubmissionDetail["run"]>["overall"]>; capabilities: SubmissionDetail["capabilities"] }) {
+export function OverallScore({ overall, capabilities, trials = 1 }: { overall: NonNullable<NonNullable<SubmissionDetail["run"]>["overall"]>; capabilities: SubmissionDetail["capabilities"]; trials?: number }) {
   const missing = capabilities.filter((c) => !c.submitted).map((c) => c.label);
   return (
     <div className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
@@ -16,7 +16,7 @@ export function OverallScore({ overall, capabilities }: { overall: NonNullable<N
         <CiBar score={overall.score} ciLow={overall.ciLow} ciHigh={overall.ciHigh} />
       </div>
       <p className="mt-3 text-sm text-slate-700 dark:text-slate-300">
-        Mean of the {capabilities.length} capability scores.
+        Mean of the {capabilities.length} capability scores{trials > 1 ? `, each the mean over ${trials} trials` : ""}.
         {missing.length > 0 ? ` Partial: ${missing.join(", ")} ${missing.length === 1 ? "was" : "were"} not submitted and count 0.` : " Every capability was submitted."}
       </p>
     </div>

@@ -6,7 +6,7 @@
  */
 import { readUsage, type Usage } from "../formats/usage";
 import { latencyStats, outputLatency } from "../scoring/evaluators/latency";
-import type { Submission } from "../validate/validate-bundle";
+import type { Submission, TrialPredictions } from "../validate/validate-bundle";
 
 export interface UsageTotals {
   /** `records`: summed over the records that carry `usage`; `metadata`: the run's own figures. */
@@ -24,8 +24,14 @@ export interface UsageTotals {
 }
 
 export interface CostSummary {
-  /** Predicted dialogues and evaluator outputs in the bundle. */
+  /** Predicted dialogues and evaluator outputs in the bundle (every trial's). */
   items: number;
+  /**
+   * A bundle of k > 1 trials: latency is over every trial's items, and tokens and dollars are
+   * per trial (the bundle's totals divided by k, a metadata `usage` being the whole bundle's),
+   * so an entry of 4 trials compares with one of a single run. Absent for one trial.
+   */
+  trials?: number;
   /**
    * Seconds per item over the `n` items that report it (errored records included: the agent
    * spent that time): median and 95th percentile interpolate between ranks, as numpy does;
@@ -55,22 +61,27 @@ function sumUsage(usages: readonly Usage[]): Pick<UsageTotals, UsageField> {
 /** Seconds to the millisecond: what the files hold, without the sums' binary noise (15.780000000000001). */
 const ms = (s: number) => Math.round(s * 1000) / 1000;
 
-export function summarizeCost(submission: Pick<Submission, "capabilities" | "outputs" | "metadata">): CostSummary {
+type Predictions = Pick<TrialPredictions, "capabilities" | "outputs">;
+
+export function summarizeCost(submission: Predictions & Pick<Submission, "metadata"> & { trials?: Predictions[] }): CostSummary {
   const seconds: number[] = [];
   const usages: Usage[] = [];
   let items = 0;
-  for (const dialogues of submission.capabilities.values()) {
-    for (const d of dialogues.values()) {
-      items++;
-      if (d.durationS !== null) seconds.push(d.durationS);
-      if (d.usage) usages.push(d.usage);
+  const trials = submission.trials ?? [submission];
+  for (const trial of trials) {
+    for (const dialogues of trial.capabilities.values()) {
+      for (const d of dialogues.values()) {
+        items++;
+        if (d.durationS !== null) seconds.push(d.durationS);
+        if (d.usage) usages.push(d.usage);
+      }
     }
-  }
-  for (const outputs of submission.outputs.values()) {
-    for (const o of outputs.values()) {
-      items++;
-      const s = outputLatency(o);
-      if (s !== null) seconds.push(s);
+    for (const outputs of trial.outputs.values()) {
+      for (const o of outputs.values()) {
+        items++;
+        const s = outputLatency(o);
+        if (s !== null) seconds.push(s);
+      }
     }
   }
   let usage: UsageTotals | null = null;
@@ -80,10 +91,19 @@ export function summarizeCost(submission: Pick<Submission, "capabilities" | "out
     const meta = readUsage(submission.metadata?.usage, "$.usage", () => {});
     if (meta) usage = { source: "metadata", records: 0, ...sumUsage([meta]) };
   }
+  const k = trials.length;
+  if (usage && k > 1) usage = { ...usage, ...perTrial(usage, k) };
   const stats = latencyStats(seconds);
   return {
     items,
+    ...(k > 1 ? { trials: k } : {}),
     latency: stats.n > 0 ? { n: stats.n, medianS: ms(stats.p50!), p95S: ms(stats.p95!), meanS: ms(stats.average!) } : null,
     usage,
   };
+}
+
+/** Totals of k trials as one trial's: tokens to whole numbers, dollars to the micro-dollar. */
+function perTrial(u: UsageTotals, k: number): Pick<UsageTotals, UsageField> {
+  const tokens = (v: number | null) => (v === null ? null : Math.round(v / k));
+  return { inputTokens: tokens(u.inputTokens), outputTokens: tokens(u.outputTokens), totalTokens: tokens(u.totalTokens), costUsd: u.costUsd === null ? null : Math.round((u.costUsd / k) * 1e6) / 1e6 };
 }

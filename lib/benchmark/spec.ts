@@ -165,6 +165,14 @@ export const benchmarkSpecSchema = z
     /** Whether detail pages may show ground truth to the public. */
     showGroundTruth: z.boolean().default(false),
     integrity: integritySpecSchema.default({ unsupportedAnswers: 0.5, canaries: [] }),
+    /**
+     * Runs of the agent a bundle must hold (`trial_1/ … trial_k/`); a bundle with fewer is
+     * invalid. At most 32, the bundle limit `maxTrials`.
+     */
+    trials: z
+      .object({ min: z.number().int("expected a whole number of trials").min(1, "expected at least 1 trial").max(32, "expected at most 32 trials (the bundle limit maxTrials)") })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((spec, ctx) => {

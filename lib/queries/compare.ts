@@ -6,8 +6,9 @@
  */
 import { and, desc, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
+import { benchmarks, benchmarkVersions, capabilityScores, domainScores, scoringRuns, submissions } from "../../db/schema";
 import { mcnemarExact } from "../aggregate/mcnemar";
+import { PASS_SCORE, passes } from "../aggregate/trials";
 import { stratifiedPairedBootstrap, type PairedItem } from "../aggregate/paired-bootstrap";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { itemKey } from "../scoring/item-result";
@@ -22,10 +23,10 @@ import type { BenchmarkInfo, Comparison, ComparedEntry, FlipCounts, FlipFilters,
 /**
  * An item passes with full marks (score 1); below 1 it lost points, the item table's word. Waterfall
  * items score 0 or 1; evaluator scores are fractional, and 0.95 against 0.3 is no flip (both lost
- * points): the paired bootstrap measures such differences.
+ * points): the paired bootstrap measures such differences. The definition is the engine's, which
+ * pass^k counts with (lib/aggregate/trials.ts).
  */
-export const PASS_SCORE = 1;
-export const passes = (score: number): boolean => score >= PASS_SCORE - 1e-9;
+export { PASS_SCORE, passes };
 
 export const FLIP_PAGE_SIZE = 50;
 export const MAX_FLIP_PAGE_SIZE = 100;
@@ -55,14 +56,18 @@ function readEntries(db: Db, ids: number[]) {
     .all();
 }
 
-/** A run's items by key; a capability the entry did not submit scores 0 on every item, as on the board. */
+/**
+ * A run's items by key; a capability the entry did not submit scores 0 on every item, as on the
+ * board. A run of k trials holds each item once per trial: it is compared by its mean over them
+ * (so an entry's capability score is the weighted mean of its items', as on the board, and an
+ * item passes only with full marks in every trial, as pass^k counts), with the status and stage
+ * of its lowest-scoring trial (SQLite takes a bare column from the row min() picks).
+ */
 function runItems(db: Db, runId: number, submitted: ReadonlySet<string>): Map<string, SlimItem> {
-  const rows = db
-    .select({ capability: itemResults.capability, domain: itemResults.domain, uuid: itemResults.uuid, weight: itemResults.weight, score: itemResults.score, status: itemResults.status, stage: itemResults.stage })
-    .from(itemResults)
-    .where(eq(itemResults.runId, runId))
-    .all();
-  return new Map(rows.map((r) => [itemKey(r.capability, r.uuid), submitted.has(r.capability) ? r : { ...r, score: 0 }]));
+  const rows = db.$client
+    .prepare("SELECT capability, domain, uuid, weight, avg(score) AS score, min(score) AS low, status, stage FROM item_results WHERE run_id = ? GROUP BY capability, uuid")
+    .all(runId) as (SlimItem & { low: number })[];
+  return new Map(rows.map(({ low: _low, ...r }) => [itemKey(r.capability, r.uuid), submitted.has(r.capability) ? r : { ...r, score: 0 }]));
 }
 
 function submittedOf(db: Db, runId: number): Set<string> {

@@ -29,7 +29,8 @@ export function readRunCost(raw: unknown): RunCost | null {
     u && (u.source === "records" || u.source === "metadata")
       ? { source: u.source, records: finite(u.records) ?? 0, inputTokens: finite(u.inputTokens), outputTokens: finite(u.outputTokens), totalTokens: finite(u.totalTokens), costUsd: finite(u.costUsd) }
       : null;
-  return { items: finite(c.items) ?? 0, latency, usage };
+  const trials = finite(c.trials);
+  return { items: finite(c.items) ?? 0, ...(trials !== null && trials > 1 ? { trials } : {}), latency, usage };
 }
 
 /** The board's cost fields of a run (rounded: seconds to 0.01, dollars to 0.000001). */

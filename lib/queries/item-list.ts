@@ -1,6 +1,7 @@
 /**
- * The item table of a run: filtered (capability, domain, outcome, lost points), sorted by a
- * whitelisted column with a stable tie-break, paged. What was asked, answered and why is read
+ * The item table of a run: filtered (capability, domain, trial, outcome, lost points), sorted by
+ * a whitelisted column with a stable tie-break, paged. A run of k trials holds each item once
+ * per trial. What was asked, answered and why is read
  * inside SQLite (json_extract, then substr), so a page never parses a stored result, however
  * large: at most a few hundred short strings cross into JavaScript.
  */
@@ -12,7 +13,7 @@ import type { ItemFilters, ItemPage, ItemPosition, ItemRow, ItemSortKey, ItemSum
 /** A stored item result longer than this (characters of JSON) is not parsed for a page: 32 Mi. */
 export const MAX_ITEM_RESULT_CHARS = 32 * 1024 * 1024;
 
-export const ITEM_SORT_KEYS: readonly ItemSortKey[] = ["item", "capability", "domain", "question", "answer", "reason", "outcome", "weight", "score"];
+export const ITEM_SORT_KEYS: readonly ItemSortKey[] = ["item", "trial", "capability", "domain", "question", "answer", "reason", "outcome", "weight", "score"];
 export const ITEM_PAGE_SIZES: readonly number[] = [50, 100, 300];
 export const DEFAULT_ITEM_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 300;
@@ -32,6 +33,7 @@ const OUTCOME_RANK = `CASE WHEN status <> 'scored' THEN CASE status ${OUTCOME_ID
 
 const SORT_SQL: Record<ItemSortKey, string> = {
   item: "uuid",
+  trial: "trial",
   capability: "capability",
   domain: "domain",
   question: inResult(TEXT_PATHS.question, 100),
@@ -43,7 +45,7 @@ const SORT_SQL: Record<ItemSortKey, string> = {
 };
 
 function orderBy(f: ItemFilters): string {
-  const tie = "capability ASC, domain ASC, uuid ASC";
+  const tie = "capability ASC, domain ASC, uuid ASC, trial ASC";
   if (!f.sort) return tie;
   return `${SORT_SQL[f.sort]} ${f.dir === "desc" ? "DESC" : "ASC"} NULLS LAST, ${tie}`;
 }
@@ -54,6 +56,7 @@ function whereOf(runId: number, f: ItemFilters): { sql: string; params: unknown[
   const params: unknown[] = [runId];
   if (f.capability) clauses.push("capability = ?"), params.push(f.capability);
   if (f.domain) clauses.push("domain = ?"), params.push(f.domain);
+  if (f.trial !== undefined) clauses.push("trial = ?"), params.push(f.trial);
   if (f.outcome) {
     const o = outcomeClause(f.outcome);
     clauses.push(o.sql);
@@ -90,7 +93,7 @@ export function listItems(db: Db, runId: number, filters: ItemFilters = {}, opts
   const text = (k: keyof typeof TEXT_PATHS) => `${inResult(TEXT_PATHS[k], ITEM_TEXT_CHARS[k] + 1)} AS ${k}`;
   const raw = client
     .prepare(
-      `SELECT capability, domain, uuid, weight, score, status, stage, policy, ${text("question")}, ${text("answer")}, ${text("reason")},
+      `SELECT capability, domain, uuid, trial, weight, score, status, stage, policy, ${text("question")}, ${text("answer")}, ${text("reason")},
               ${opts.showGroundTruth ? text("detail") : "NULL AS detail"}, length(result) > ${MAX_ITEM_RESULT_CHARS} AS large
        FROM item_results WHERE ${where.sql} ORDER BY ${orderBy(filters)} LIMIT ? OFFSET ?`,
     )
@@ -111,28 +114,38 @@ function facets(db: Db, runId: number): ItemPage["facets"] {
   const distinct = (col: "capability" | "domain") => (client.prepare(`SELECT DISTINCT ${col} AS v FROM item_results WHERE run_id = ? ORDER BY v`).all(runId) as { v: string }[]).map((r) => r.v);
   const pairs = client.prepare("SELECT DISTINCT status, stage FROM item_results WHERE run_id = ?").all(runId) as { status: ItemStatus; stage: ItemStage }[];
   const present = new Set(pairs.map(outcomeIdOf));
-  return { capabilities: distinct("capability"), domains: distinct("domain"), outcomes: OUTCOME_IDS.filter((id) => present.has(id)) };
+  const trials = (client.prepare("SELECT DISTINCT trial AS v FROM item_results WHERE run_id = ? ORDER BY v").all(runId) as { v: number }[]).map((r) => r.v);
+  return { capabilities: distinct("capability"), domains: distinct("domain"), outcomes: OUTCOME_IDS.filter((id) => present.has(id)), trials };
 }
 
-/** Where an item stands in the list a filter and sort make, with the items before and after it; null when the filter leaves it out. */
-export function itemPosition(db: Db, runId: number, filters: ItemFilters, key: { capability: string; uuid: string }): ItemPosition | null {
+/** Where an item (of a trial: 1 unless given) stands in the list a filter and sort make, with the items before and after it; null when the filter leaves it out. */
+export function itemPosition(db: Db, runId: number, filters: ItemFilters, key: { capability: string; uuid: string; trial?: number }): ItemPosition | null {
   const where = whereOf(runId, filters);
   const row = db.$client
     .prepare(
-      `SELECT pos, total, pc, pu, nc, nu FROM (
-         SELECT capability, uuid, row_number() OVER w AS pos, count(*) OVER () AS total,
-                lag(capability) OVER w AS pc, lag(uuid) OVER w AS pu, lead(capability) OVER w AS nc, lead(uuid) OVER w AS nu
+      `SELECT pos, total, pc, pu, pt, nc, nu, nt FROM (
+         SELECT capability, uuid, trial, row_number() OVER w AS pos, count(*) OVER () AS total,
+                lag(capability) OVER w AS pc, lag(uuid) OVER w AS pu, lag(trial) OVER w AS pt,
+                lead(capability) OVER w AS nc, lead(uuid) OVER w AS nu, lead(trial) OVER w AS nt
          FROM item_results WHERE ${where.sql} WINDOW w AS (ORDER BY ${orderBy(filters)})
-       ) WHERE capability = ? AND uuid = ?`,
+       ) WHERE capability = ? AND uuid = ? AND trial = ?`,
     )
-    .get(...where.params, key.capability, key.uuid) as { pos: number; total: number; pc: string | null; pu: string | null; nc: string | null; nu: string | null } | undefined;
+    .get(...where.params, key.capability, key.uuid, key.trial ?? 1) as
+    | { pos: number; total: number; pc: string | null; pu: string | null; pt: number | null; nc: string | null; nu: string | null; nt: number | null }
+    | undefined;
   if (!row) return null;
   return {
     index: row.pos,
     total: row.total,
-    prev: row.pc !== null && row.pu !== null ? { capability: row.pc, uuid: row.pu } : null,
-    next: row.nc !== null && row.nu !== null ? { capability: row.nc, uuid: row.nu } : null,
+    prev: row.pc !== null && row.pu !== null ? { capability: row.pc, uuid: row.pu, trial: row.pt ?? 1 } : null,
+    next: row.nc !== null && row.nu !== null ? { capability: row.nc, uuid: row.nu, trial: row.nt ?? 1 } : null,
   };
+}
+
+/** A trial number from a URL: a whole number from 1 (the bundle limit is far below the cap), else none. */
+export function parseTrial(raw: string | undefined): number | undefined {
+  if (!raw || !/^[1-9]\d{0,3}$/.test(raw)) return undefined;
+  return Number(raw);
 }
 
 /** Parses the sort and paging values of a URL strictly: anything else is the default. */

@@ -35,10 +35,15 @@ export type ExportValue = number | string | string[] | null;
 export interface ExportOptions {
   /**
    * The board's visible column ids in display order (`rank`, `agent`, `overall`, capability ids,
-   * `cost`, `tokens`, `latency`, `latency_p95`, `coverage`, `models`, `maintainer`, `date`,
-   * `badges`: the view's `columnIds` without its hidden ones); unknown ids give nothing.
+   * `trials`, `cost`, `tokens`, `latency`, `latency_p95`, `coverage`, `models`, `maintainer`,
+   * `date`, `badges`: the view's `columnIds` without its hidden ones); unknown ids give nothing.
    */
   columns: readonly string[];
+  /**
+   * What the score columns hold, as on screen: the mean score with its interval (default), or
+   * pass^k (`overall_pass_k`, `<id>_pass_k`; empty for an entry of one trial).
+   */
+  metric?: "score" | "passk";
   /** The site's origin (`https://board.example`): entry URLs are absolute with it, paths without. */
   origin?: string | null;
 }
@@ -50,7 +55,8 @@ interface Field {
 
 const round = (x: number | null | undefined, digits: number): number | null => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits)));
 
-function scoreFields(name: string, cell: (e: LeaderboardEntry) => ScoreCell | undefined): Field[] {
+function scoreFields(name: string, cell: (e: LeaderboardEntry) => ScoreCell | undefined, passK: ((e: LeaderboardEntry) => number | undefined) | null): Field[] {
+  if (passK) return [{ name: `${name}_pass_k`, value: (e) => (name === "overall" || cell(e)?.submitted ? round(passK(e), 2) : null) }];
   const submitted = (e: LeaderboardEntry) => {
     const c = cell(e);
     return c?.submitted ? c : undefined;
@@ -63,7 +69,7 @@ function scoreFields(name: string, cell: (e: LeaderboardEntry) => ScoreCell | un
 }
 
 /** The fields of one board column; capability ids are the columns not named here. */
-function columnFields(column: string, capabilityIds: ReadonlySet<string>, origin: string | null): Field[] {
+function columnFields(column: string, capabilityIds: ReadonlySet<string>, origin: string | null, passK: boolean): Field[] {
   switch (column) {
     case "rank":
       return [{ name: "rank", value: (e) => e.rank }];
@@ -74,7 +80,9 @@ function columnFields(column: string, capabilityIds: ReadonlySet<string>, origin
         { name: "url", value: (e) => `${origin ?? ""}/submissions/${e.id}` },
       ];
     case "overall":
-      return scoreFields("overall", (e) => e.overall);
+      return scoreFields("overall", (e) => e.overall, passK ? (e) => e.passK?.overall : null);
+    case "trials":
+      return [{ name: "trials", value: (e) => e.trials }];
     case "cost":
       return [{ name: "cost_usd", value: (e) => round(e.cost.costUsd, 6) }];
     case "tokens":
@@ -94,7 +102,7 @@ function columnFields(column: string, capabilityIds: ReadonlySet<string>, origin
     case "badges":
       return [{ name: "badges", value: (e) => badgeNames(e.badges) }];
     default:
-      return capabilityIds.has(column) ? scoreFields(column, (e) => e.capabilities[column]) : [];
+      return capabilityIds.has(column) ? scoreFields(column, (e) => e.capabilities[column], passK ? (e) => e.passK?.capabilities[column] : null) : [];
   }
 }
 
@@ -102,7 +110,7 @@ function fields(capabilities: readonly Pick<CapabilityInfo, "id">[], opts: Expor
   const capIds = new Set(capabilities.map((c) => c.id));
   // A capability whose id is also a field's name (`url`, `cost_usd`) would repeat a header: the first one stays.
   const byName = new Map<string, Field>();
-  for (const f of opts.columns.flatMap((c) => columnFields(c, capIds, opts.origin ?? null))) if (!byName.has(f.name)) byName.set(f.name, f);
+  for (const f of opts.columns.flatMap((c) => columnFields(c, capIds, opts.origin ?? null, opts.metric === "passk"))) if (!byName.has(f.name)) byName.set(f.name, f);
   return [...byName.values()];
 }
 

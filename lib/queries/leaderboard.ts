@@ -8,7 +8,14 @@ import { findBenchmarkVersion } from "./benchmark-info";
 import { memoByDataVersion } from "./memo";
 import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
 import { entryCost } from "./entry-cost";
+import type { TrialStats } from "../aggregate/trials";
 import type { Leaderboard, LeaderboardEntry, ScoreCell } from "./types";
+
+/** pass^k for the board: only where there were k > 1 trials (pass^1 is no measure of consistency). */
+function entryPassK(trials: number, stats: TrialStats | null): LeaderboardEntry["passK"] {
+  if (trials < 2 || !stats) return null;
+  return { overall: stats.overall.passK, capabilities: Object.fromEntries(Object.entries(stats.capabilities).map(([id, c]) => [id, c.passK])) };
+}
 
 export function getLeaderboard(db: Db, opts: { benchmark?: string; version?: string } = {}): Leaderboard | null {
   return memoByDataVersion(db, `leaderboard\0${opts.benchmark ?? ""}\0${opts.version ?? ""}`, () => readLeaderboard(db, opts));
@@ -21,7 +28,7 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
   const rows = db
     .select({
       sub: { id: submissions.id, agentName: submissions.agentName, models: submissions.models, maintainer: submissions.maintainer, isDemo: submissions.isDemo, createdAt: submissions.createdAt },
-      run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt, cost: scoringRuns.cost },
+      run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt, cost: scoringRuns.cost, trials: scoringRuns.trials, trialStats: scoringRuns.trialStats },
       // The kinds of flag only (read inside SQLite): the entry page has what triggered each.
       flagKinds: sql<string | null>`(SELECT group_concat(DISTINCT json_extract(value, '$.kind')) FROM json_each(CASE WHEN json_valid(${scoringRuns.flags}) THEN ${scoringRuns.flags} ELSE '{}' END, '$.flags'))`,
     })
@@ -65,6 +72,8 @@ function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string })
       badges: { verified: run.verified, partial: !(run.complete ?? false), demo: sub.isDemo, flagged: flags.length > 0 },
       cost: entryCost(run.cost),
       flags,
+      trials: run.trials,
+      passK: entryPassK(run.trials, run.trialStats),
     };
   });
   const ranked = orderByRank(entries.map((e) => ({ id: String(e.id), score: e.overall.score, ciLow: e.overall.ciLow, ciHigh: e.overall.ciHigh })));

@@ -148,6 +148,8 @@ export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (Submi
           progressTotal: run.progressTotal,
           overall: run.overallScore === null ? null : { score: run.overallScore, ciLow: run.overallCiLow ?? 0, ciHigh: run.overallCiHigh ?? 0, submitted: true, complete: run.complete ?? false },
           finishedAt: run.finishedAt?.toISOString() ?? null,
+          trials: run.trials,
+          trialStats: run.trialStats ?? null,
         }
       : null,
     capabilities: spec.capabilities.map((c) => {
@@ -193,12 +195,13 @@ export function funnel(db: Db, runId: number): Funnel | null {
 }
 
 /**
- * One item with the agent's scored turn, the responses it was judged on, and every verdict.
+ * One item (of one trial) with the agent's scored turn, the responses it was judged on, and every verdict.
  * The private half of the evidence (compared values, the judge's words, evaluator errors and
  * field trees, the trajectory summary and expected calls) is dropped unless `showGroundTruth`.
  */
-export function getItem(db: Db, runId: number, capability: string, uuid: string, opts: { showGroundTruth: boolean } & RenderOpts): (ItemDetail & { truncated: number }) | null {
-  const where = and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid));
+export function getItem(db: Db, runId: number, capability: string, uuid: string, opts: { showGroundTruth: boolean; trial?: number } & RenderOpts): (ItemDetail & { truncated: number }) | null {
+  // A run of k trials holds the item once per trial; a plain run's is trial 1.
+  const where = and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid), eq(itemResults.trial, opts.trial ?? 1));
   const size = db.select({ n: sql<number>`length(${itemResults.result})` }).from(itemResults).where(where).get();
   if (!size) return null;
   const clip = createClipper(opts.limits ?? PUBLIC_RENDER_LIMITS);
@@ -322,6 +325,7 @@ function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDeta
     capability: row.capability,
     domain: row.domain,
     uuid: row.uuid,
+    trial: row.trial,
     weight: row.weight,
     score: row.score,
     status: row.status,

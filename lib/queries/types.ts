@@ -1,4 +1,5 @@
 /** Plain data the pages render: no database types cross this line. */
+import type { TrialStats } from "../aggregate/trials";
 import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
 import type { IntegrityFlagKind } from "../scoring/integrity-flags";
 import type { RunManifest } from "../scoring/manifest";
@@ -60,6 +61,10 @@ export interface LeaderboardEntry {
   cost: EntryCost;
   /** The kinds of integrity flag its current run carries (the entry page says what triggered each). */
   flags: IntegrityFlagKind[];
+  /** Trials the bundle held (`trial_1/ … trial_k/`); 1 for a plain bundle. Scores are the mean over them. */
+  trials: number;
+  /** pass^k in points (items solved in all k trials, weighted), overall and per capability; null unless k > 1. */
+  passK: { overall: number; capabilities: Record<string, number> } | null;
 }
 
 /** What an entry cost to run, as its bundle reported it (never part of a score); null when unknown. */
@@ -120,6 +125,10 @@ export interface SubmissionDetail {
     progressTotal: number;
     overall: (ScoreCell & { complete: boolean }) | null;
     finishedAt: string | null;
+    /** Trials the bundle held; the scores are the mean over them. */
+    trials: number;
+    /** Per-trial scores, their spread and pass^k; null for runs scored before trials were kept. */
+    trialStats: TrialStats | null;
   } | null;
   capabilities: (ScoreCell & { id: string; label: string; scorer: string; nItems: number; nMissing: number; nError: number; nPolicyUnchecked: number; statusCounts: Partial<Record<ItemStatus, number>> })[];
   domains: { capability: string; domain: string; score: number; nItems: number }[];
@@ -161,16 +170,18 @@ export interface IntegrityView {
   };
 }
 
-export type ItemSortKey = "item" | "capability" | "domain" | "question" | "answer" | "reason" | "outcome" | "weight" | "score";
+export type ItemSortKey = "item" | "trial" | "capability" | "domain" | "question" | "answer" | "reason" | "outcome" | "weight" | "score";
 export type SortDir = "asc" | "desc";
 
 export interface ItemFilters {
   capability?: string;
   domain?: string;
+  /** A run of k trials: only this trial's items (1-based). On the item page, the trial of the item shown. */
+  trial?: number;
   outcome?: OutcomeId;
   /** Only items that lost points: a score below 1 (missing items and errors included). */
   lost?: boolean;
-  /** Default: capability, domain, item id. Ties always break on capability, domain, item id. */
+  /** Default: capability, domain, item id, trial. Ties always break on capability, domain, item id, trial. */
   sort?: ItemSortKey;
   dir?: SortDir;
   page?: number;
@@ -178,7 +189,7 @@ export interface ItemFilters {
 }
 
 /** An item's identity and summary columns, as stored. */
-export type ItemSummary = Pick<ItemResult, "capability" | "domain" | "uuid" | "weight" | "score" | "status" | "stage"> & {
+export type ItemSummary = Pick<ItemResult, "capability" | "domain" | "uuid" | "trial" | "weight" | "score" | "status" | "stage"> & {
   /** Waterfall items only. */
   policy: PolicyOutcome | null;
 };
@@ -198,15 +209,16 @@ export interface ItemPage {
   total: number;
   page: number;
   pageSize: number;
-  facets: { capabilities: string[]; domains: string[]; outcomes: OutcomeId[] };
+  /** `trials`: the trials the run holds (one entry, 1, for a plain bundle). */
+  facets: { capabilities: string[]; domains: string[]; outcomes: OutcomeId[]; trials: number[] };
 }
 
 /** Where an item stands in a filtered, sorted list: 1-based, with its neighbours. */
 export interface ItemPosition {
   index: number;
   total: number;
-  prev: Pick<ItemSummary, "capability" | "uuid"> | null;
-  next: Pick<ItemSummary, "capability" | "uuid"> | null;
+  prev: Pick<ItemSummary, "capability" | "uuid" | "trial"> | null;
+  next: Pick<ItemSummary, "capability" | "uuid" | "trial"> | null;
 }
 
 export interface VerdictView {

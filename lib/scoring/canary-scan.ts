@@ -56,15 +56,24 @@ function outputTexts(o: AgentOutput): unknown[] {
   return [o.answer, (o.toolCalls ?? []).map((c) => [c.name, c.params, c.rawParams]), (o.events ?? []).map((e) => [e.name, e.input, isToolEvent(e.type) ? null : e.output]), o.report?.ok ? o.report.value : null];
 }
 
-export function scanCanaries(submission: Pick<Submission, "capabilities" | "outputs" | "metadata">, canaries: readonly string[]): CanaryHits {
+export function scanCanaries(submission: Pick<Submission, "capabilities" | "outputs" | "metadata" | "trials">, canaries: readonly string[]): CanaryHits {
   const folded = foldCanaries(canaries);
   const hits: CanaryHits = { items: [], inMetadata: false };
   if (folded.length === 0) return hits;
-  for (const [capability, dialogues] of submission.capabilities) {
-    for (const [uuid, d] of dialogues) if (holdsCanary(dialogueTexts(d), folded)) hits.items.push({ capability, uuid });
-  }
-  for (const [capability, outputs] of submission.outputs) {
-    for (const [uuid, o] of outputs) if (holdsCanary(outputTexts(o), folded)) hits.items.push({ capability, uuid });
+  // Every trial of the bundle (an item is named once, whichever trials hold the canary).
+  const seen = new Set<string>();
+  const hit = (capability: string, uuid: string) => {
+    const key = `${capability}\0${uuid}`;
+    if (!seen.has(key)) hits.items.push({ capability, uuid });
+    seen.add(key);
+  };
+  for (const trial of submission.trials ?? [submission]) {
+    for (const [capability, dialogues] of trial.capabilities) {
+      for (const [uuid, d] of dialogues) if (holdsCanary(dialogueTexts(d), folded)) hit(capability, uuid);
+    }
+    for (const [capability, outputs] of trial.outputs) {
+      for (const [uuid, o] of outputs) if (holdsCanary(outputTexts(o), folded)) hit(capability, uuid);
+    }
   }
   hits.inMetadata = holdsCanary(submission.metadata, folded);
   return hits;

@@ -23,7 +23,7 @@ function groundTruthExpectsCalls(benchmark: Benchmark): ExpectsCalls {
   };
 }
 
-export function checkIntegrity(benchmark: Benchmark, submission: Pick<Submission, "capabilities" | "outputs" | "metadata">, items: readonly ItemResult[]): RunIntegrity {
+export function checkIntegrity(benchmark: Benchmark, submission: Pick<Submission, "capabilities" | "outputs" | "metadata" | "trials">, items: readonly ItemResult[]): RunIntegrity {
   const spec = benchmark.spec.integrity;
   const threshold = spec.unsupportedAnswers === false ? null : spec.unsupportedAnswers;
   const caps = benchmark.capabilities.map((c) => c.spec);

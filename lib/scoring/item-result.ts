@@ -68,6 +68,8 @@ interface ItemCommon {
   capability: string;
   domain: string;
   uuid: string;
+  /** Which trial of the bundle (1-based; a plain bundle is trial 1 of 1). Stored results from before trials read as 1. */
+  trial: number;
   weight: number;
   /** 0..1; 0 for every item that is not `scored`. */
   score: number;
@@ -127,6 +129,8 @@ export interface EvaluatorItemResult extends ItemCommon {
 export type ItemResult = WaterfallItemResult | EvaluatorItemResult;
 
 export const itemKey = (capability: string, uuid: string) => `${capability}\0${uuid}`;
+/** An item of one trial: what a run stores once (the unique index is run, capability, uuid, trial). */
+export const trialItemKey = (capability: string, uuid: string, trial: number) => `${capability}\0${uuid}\0${trial}`;
 
 /** Items that hold a run back: the judge or the environment failed on them. */
 export const isUnjudged = (i: Pick<ItemResult, "status">) => i.status === "judge_error" || i.status === "replay_error";

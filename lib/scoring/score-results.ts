@@ -1,9 +1,10 @@
 /** The results document of one scoring run (`results.json`). */
 import { summarizeCost, type CostSummary } from "../aggregate/cost";
-import { aggregate, BOOTSTRAP_SEED, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
+import { aggregateTrials, BOOTSTRAP_SEED, type AggregateOptions, type CapabilityScore, type OverallScore } from "../aggregate/aggregate";
+import type { TrialStats } from "../aggregate/trials";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
-import { submittedCapabilities, type Submission } from "../validate/validate-bundle";
+import { submittedCapabilities, trialsOf, type Submission } from "../validate/validate-bundle";
 import type { RecordedJudge } from "./judges/judge-settings";
 import { checkIntegrity } from "./integrity-check";
 import type { IntegrityFlag, UnsupportedAnswers } from "./integrity-flags";
@@ -20,6 +21,8 @@ export interface ScoreResults {
   /** True only when every tool response came from the benchmark's environment. */
   verified: boolean;
   createdAt: string;
+  /** Trials in the bundle (`trial_1/ … trial_k/`); 1 for a plain bundle. Scores are the mean over them. */
+  trials: number;
   overall: OverallScore;
   capabilities: Record<string, CapabilityScore & { label: string }>;
   /** Latency, tokens and dollars as the bundle reports them; never part of a score. */
@@ -30,6 +33,9 @@ export interface ScoreResults {
   unsupportedAnswers: UnsupportedAnswers;
   /** What decides these numbers, for `agentboard verify` (manifest.ts). */
   manifest: RunManifest;
+  /** Each trial's scores, their spread (sd) and pass^k (lib/aggregate/trials.ts). */
+  trialStats: TrialStats;
+  /** Every trial's items, each carrying its `trial`. */
   items: ItemResult[];
 }
 
@@ -41,7 +47,8 @@ export function buildResults(
   opts: AggregateOptions = {},
 ): ScoreResults {
   const ids = benchmark.capabilities.map((c) => c.spec.id);
-  const agg = aggregate(ids, submittedCapabilities(submission), items, opts);
+  const trials = trialsOf(submission).length;
+  const agg = aggregateTrials(ids, submittedCapabilities(submission), items, trials, opts);
   const capabilities: ScoreResults["capabilities"] = {};
   for (const c of benchmark.capabilities) capabilities[c.spec.id] = { label: c.spec.label, ...agg.capabilities[c.spec.id]! };
   const integrity = checkIntegrity(benchmark, submission, items);
@@ -53,6 +60,7 @@ export function buildResults(
     replay: run.replay,
     verified: run.verified,
     createdAt: run.createdAt.toISOString(),
+    trials,
     overall: agg.overall,
     capabilities,
     cost: summarizeCost(submission),
@@ -67,6 +75,7 @@ export function buildResults(
       seed: opts.seed ?? BOOTSTRAP_SEED,
       ...(run.agentboard ? { agentboard: run.agentboard } : {}),
     }),
+    trialStats: agg.trials,
     items,
   };
 }

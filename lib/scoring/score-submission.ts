@@ -10,7 +10,7 @@ import type { ItemTask } from "./capability-scorers/capability-scorer";
 import { scorerOf } from "./capability-scorers/registry";
 import type { Grader } from "./judges/grader";
 import { loggingGrader, withGradeLog } from "./judges/grade-log";
-import { itemKey, type ItemResult } from "./item-result";
+import { itemKey, trialItemKey, type ItemResult } from "./item-result";
 import { mapPool } from "./limit";
 import type { ScoreThreads } from "./score-threads";
 
@@ -21,7 +21,9 @@ export interface ScoreOptions {
   concurrency?: number;
   now?: () => number;
   onProgress?: (done: number, total: number) => void;
-  /** Results a resumed run already holds, keyed `capability\0uuid`: not scored again. */
+  /** Which trial of the bundle the submission's predictions are (1-based, default 1): each item carries it. */
+  trial?: number;
+  /** Results a resumed run already holds, keyed by trialItemKey (capability, uuid, trial): not scored again. */
   done?: ReadonlyMap<string, ItemResult>;
   /** Called as each item is scored (to store it before the run completes). */
   onItem?: (item: ItemResult) => void;
@@ -34,9 +36,10 @@ export interface ScoreOptions {
 }
 
 export async function scoreSubmission(benchmark: Benchmark, submission: Submission, opts: ScoreOptions): Promise<ItemResult[]> {
+  const trial = opts.trial ?? 1;
   // Each item keeps the keyed grades it asked for (judges/grade-log.ts), to export its verdicts.
   const grader = loggingGrader(opts.grader, benchmark.content?.keySalt ?? "");
-  const ctx = { benchmark, submission, grader, replay: opts.replay, now: opts.now ?? (() => performance.now()) };
+  const ctx = { benchmark, submission, trial, grader, replay: opts.replay, now: opts.now ?? (() => performance.now()) };
   const tasks = benchmark.capabilities.flatMap((cap) => scorerOf(cap.spec.scorer).tasks(cap, ctx));
   let done = 0;
   opts.onProgress?.(0, tasks.length);
@@ -82,7 +85,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
     return out;
   }
   return mapPool(tasks, opts.concurrency ?? 64, async (task) => {
-    const stored = opts.done?.get(itemKey(task.capability, task.uuid));
+    const stored = opts.done?.get(trialItemKey(task.capability, task.uuid, trial));
     const result = stored ?? (await runTask(task));
     if (!stored) opts.onItem?.(result);
     opts.onProgress?.(++done, tasks.length);

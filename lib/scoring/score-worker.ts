@@ -31,7 +31,7 @@ if (port) {
     const { spec } = await loadBenchmarkSpec(data.benchmark);
     const opened = await openBundle(data.bundle, limits);
     if (!opened.ok) throw new Error("the bundle cannot be opened");
-    return { spec, source: opened.source, layout: mapLayout(opened.source.files.map((f) => f.path), spec.capabilities) };
+    return { spec, source: opened.source, layout: mapLayout(opened.source.files.map((f) => f.path), spec.capabilities, { maxTrials: limits.maxTrials }) };
   })();
 
   // Claims shards from the last one down until none is left waiting (score-threads.ts); a
@@ -63,12 +63,13 @@ if (port) {
     const submission: Submission = { sha256: "", capabilities: new Map(), outputs: new Map(), origins: new Map(), metadata: null };
     const byPath = new Map(source.files.map((f) => [f.path, f]));
     for (const ref of layout.domainFiles) {
-      if (ref.capability.id !== m.capability || ref.domain !== m.domain) continue;
+      // Shards are trial 1's: the calling thread scores a bundle's other trials itself (score-bundle.ts).
+      if (ref.capability.id !== m.capability || ref.domain !== m.domain || ref.trial !== 1) continue;
       const job = { path: ref.path, domain: ref.domain, domainKnown: true, pythonValues: scorer.readsPythonValues, keep: true };
       const checked = await checkOutputsFile(byPath.get(ref.path)!, job, reader, limits);
       if (checked.outcome === "read") reader.admit({ cap: index, domain: ref.domain, file: ref.path, reads: checked.reads, sink: new DiagnosticSink(ref.path), submission, ids: new Set() });
     }
-    const ctx = { benchmark, submission, grader, replay, now: () => performance.now() };
+    const ctx = { benchmark, submission, trial: 1, grader, replay, now: () => performance.now() };
     return mapPool(
       scorer.tasks(cap, ctx).filter((t) => t.shard === m.domain),
       64,

@@ -12,7 +12,7 @@ import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayPort } from "../replay/replay-port";
 import type { Grader } from "../scoring/judges/grader";
 import type { RecordedJudge } from "../scoring/judges/judge-settings";
-import { isUnjudged, itemKey, type ItemResult } from "../scoring/item-result";
+import { isUnjudged, itemKey, trialItemKey, type ItemResult } from "../scoring/item-result";
 import type { AgentboardVersion } from "../scoring/manifest";
 import { scoreBundle } from "../scoring/score-bundle";
 import { benchmarkOfVersion } from "./benchmarks";
@@ -120,8 +120,9 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
       return fail(`judge unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
 
-    const stored = db.select({ result: itemResults.result }).from(itemResults).where(eq(itemResults.runId, run.id)).all();
-    const done = new Map(stored.map(({ result }) => [itemKey(result.capability, result.uuid), result] as const));
+    const stored = db.select({ result: itemResults.result, trial: itemResults.trial }).from(itemResults).where(eq(itemResults.runId, run.id)).all();
+    // Keyed by trial too: a bundle of trials stores each item once per trial. A result stored before trials were kept reads as trial 1 (the column's default).
+    const done = new Map(stored.map(({ result, trial }) => [trialItemKey(result.capability, result.uuid, trial), { ...result, trial }] as const));
     const buffer: ItemResult[] = [];
     let count = done.size;
     let total = 0;
@@ -135,7 +136,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
         writeTx(db, (tx) => {
           for (const r of batch) {
             tx.insert(itemResults)
-              .values({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, weight: r.weight, score: r.score, status: r.status, stage: r.stage, scorer: r.scorer, bucket: r.bucket, exactPassed: r.scorer === "waterfall" && r.exactPassed, policy: r.scorer === "waterfall" ? r.policy : null, result: r, fingerprint: r.fingerprint ?? null })
+              .values({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, trial: r.trial, weight: r.weight, score: r.score, status: r.status, stage: r.stage, scorer: r.scorer, bucket: r.bucket, exactPassed: r.scorer === "waterfall" && r.exactPassed, policy: r.scorer === "waterfall" ? r.policy : null, result: r, fingerprint: r.fingerprint ?? null })
               .onConflictDoNothing()
               .run();
           }
@@ -202,7 +203,7 @@ export async function runScoringJob(db: Db, jobId: number, deps: ScoringDeps): P
         for (const [domain, d] of Object.entries(c.domains)) tx.insert(domainScores).values({ runId: run.id, capability, domain, score: d.score, nItems: d.nItems }).onConflictDoNothing().run();
       }
       tx.update(scoringRuns)
-        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest: results.manifest, finishedAt: at })
+        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest: results.manifest, trials: results.trials, trialStats: results.trialStats, finishedAt: at })
         .where(eq(scoringRuns.id, run.id))
         .run();
       tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id)).run();

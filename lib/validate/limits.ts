@@ -35,6 +35,8 @@ export interface ValidationLimits {
   ratioMinCompressedBytes: number;
   /** A file's path inside the bundle, in UTF-8 bytes. */
   maxPathBytes: number;
+  /** Trials in a bundle of trials (`trial_1/ … trial_k/`); folders beyond it are not read. */
+  maxTrials: number;
 
   // --- One outputs file: a byte scan before JSON.parse.
   /** Top-level records (array elements, or keys of an object keyed by id). */
@@ -95,6 +97,7 @@ export const defaultValidationLimits: Readonly<ValidationLimits> = Object.freeze
   maxRatio: 200,
   ratioMinCompressedBytes: 4 * KiB,
   maxPathBytes: 1_024,
+  maxTrials: 32,
 
   maxRecordsPerFile: 100_000,
   maxValuesPerFile: 2_000_000,

@@ -23,7 +23,8 @@ export interface ValidationReport {
   valid: boolean;
   bundle: { location: string; kind: "zip" | "folder" | "unknown"; sha256: string | null; files: number };
   benchmark: { slug: string; version: string };
-  summary: { errors: number; warnings: number; records: number; dialogues: number; submittedCapabilities: string[] };
+  /** `dialogues` counts every trial's; `trials` is k for a bundle of `trial_1/ … trial_k/`, 1 for a plain bundle. */
+  summary: { errors: number; warnings: number; records: number; dialogues: number; trials: number; submittedCapabilities: string[] };
   /** Errors first in file order; at most `errorLimit` and the store's caps are listed. */
   errors: Diagnostic[];
   /** Errors counted but not listed: `summary.errors - errors.length`. */
@@ -81,7 +82,7 @@ export function renderReportMarkdown(r: ValidationReport, opts: MarkdownOptions 
   out.push("");
   out.push(
     `Benchmark **${md(r.benchmark.slug)}** v${md(r.benchmark.version)} · bundle \`${r.bundle.sha256 ? r.bundle.sha256.slice(0, 12) : "n/a"}\` (${r.bundle.kind}, ${r.bundle.files} files) · ` +
-      `${r.summary.dialogues} dialogues read · ${r.summary.errors} error(s), ${r.summary.warnings} warning(s)`,
+      `${r.summary.trials > 1 ? `${r.summary.trials} trials · ` : ""}${r.summary.dialogues} dialogues read · ${r.summary.errors} error(s), ${r.summary.warnings} warning(s)`,
   );
   const totalErrors = r.summary.errors;
   if (totalErrors > 0) {
@@ -100,7 +101,7 @@ export function renderReportMarkdown(r: ValidationReport, opts: MarkdownOptions 
   }
   const caps = Object.entries(r.coverage);
   if (caps.length) {
-    out.push("", "### Coverage", "", "| Capability | Submitted | Predicted | Expected | Missing |", "|---|---|---:|---:|---:|");
+    out.push("", r.summary.trials > 1 ? "### Coverage (trial 1; every trial covers the same items)" : "### Coverage", "", "| Capability | Submitted | Predicted | Expected | Missing |", "|---|---|---:|---:|---:|");
     for (const [id, c] of caps) out.push(`| ${md(c.label)} (\`${id}\`) | ${c.submitted ? "yes" : "no"} | ${c.predicted} | ${c.expected} | ${c.missing} |`);
     const gaps: string[] = [];
     for (const [id, c] of caps) {

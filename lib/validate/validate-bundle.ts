@@ -11,7 +11,7 @@ import type { AgentOutput } from "../formats/eval-dataset";
 import { scorerOf } from "../scoring/capability-scorers/registry";
 import { readJson, scanJson, tooDeepAt } from "../formats/read-json";
 import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
-import { mapLayout } from "./bundle-layout";
+import { mapLayout, type BundleLayout } from "./bundle-layout";
 import { resolveLimits, type ValidationLimits } from "./limits";
 import { checkMetadata } from "./metadata-checks";
 import { readUsage } from "../formats/usage";
@@ -21,15 +21,34 @@ import { checkOutputsFile, readEntry, readOutputsJson, type OutputsFileCheck } f
 import { startFileThreads, type FileThreadOptions } from "./file-threads";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
-export interface Submission {
-  sha256: string;
+/** One trial's predictions (a plain bundle is one trial). */
+export interface TrialPredictions {
   /** Predicted dialogues per submitted waterfall capability id, keyed by uuid. */
   capabilities: Map<string, Map<string, PredictedDialogue>>;
   /** Agent outputs per submitted evaluator capability id, keyed by item id. */
   outputs: Map<string, Map<string, AgentOutput>>;
   /** Where each prediction was read (`file record i`), keyed `capability\0uuid`: for duplicate errors. */
   origins: Map<string, string>;
+}
+
+/** A bundle's predictions; for a bundle of trials, the fields of TrialPredictions are trial 1's. */
+export interface Submission extends TrialPredictions {
+  sha256: string;
   metadata: Record<string, unknown> | null;
+  /** A bundle of k > 1 trials (`trial_1/ … trial_k/`): every trial's predictions, trial 1 first. Absent for one trial. */
+  trials?: TrialPredictions[];
+}
+
+/** Every trial's predictions, trial 1 first: a plain bundle is one trial. */
+export function trialsOf(s: Submission): TrialPredictions[] {
+  return s.trials ?? [s];
+}
+
+/** Trial `n`'s predictions (1-based) as a submission of their own, for the scorers. */
+export function trialSubmission(s: Submission, n: number): Submission {
+  const t = trialsOf(s)[n - 1];
+  if (!t) throw new RangeError(`the submission has no trial ${n}`);
+  return { sha256: s.sha256, metadata: s.metadata, capabilities: t.capabilities, outputs: t.outputs, origins: t.origins };
 }
 
 /** The capability ids a submission covers, of either kind. */
@@ -71,7 +90,7 @@ export async function validateBundle(location: string, target: ValidationTarget,
   if (!opened.ok) {
     const store = newStore(limits);
     store.addAll(opened.problems);
-    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, store, emptySubmission(""), 0, null, opts) };
+    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, store, emptySubmission(""), { records: 0, dialogues: 0, trials: 0 }, null, opts) };
   }
   try {
     return await validateSource(opened.source, benchmark, opts);
@@ -92,16 +111,19 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   const layout = mapLayout(
     source.files.map((f) => f.path),
     benchmark.capabilities.map((c) => c.spec),
+    { maxTrials: limits.maxTrials },
   );
   const store = newStore(limits);
   store.addAll(layout.diagnostics);
   const byPath = new Map(source.files.map((f) => [f.path, f]));
-  const submission = emptySubmission("");
+  // One set of predictions per trial (a plain bundle is one), each checked as a bundle of its own.
+  const k = Math.max(1, layout.trials);
+  const trials = Array.from({ length: k }, () => emptySubmission(""));
   const named = new Set<string>();
   const files = bundleFiles(byPath, named, limits);
   let records = 0;
-  /** The uuids admitted per capability whose files are read by records (coverage counts them). */
-  const admitted = new Map<string, Set<string>>();
+  /** Per trial, the uuids admitted per capability whose files are read by records (coverage counts them). */
+  const admitted = Array.from({ length: k }, () => new Map<string, Set<string>>());
 
   // Files of record-reading capabilities are checked apart (on worker threads when given and
   // worth it), then absorbed and admitted here in bundle order: the report is the same either way.
@@ -128,9 +150,10 @@ export async function validateSource(source: BundleSource, target: ValidationTar
         store.absorb(checked.diagnostics);
         if (checked.outcome === "unknown-domain") sink.error("unknown_domain", unknownDomain(ref.domain, cap));
         if (checked.outcome !== "read") continue;
-        const ids = admitted.get(cap.spec.id) ?? new Set<string>();
-        admitted.set(cap.spec.id, ids);
-        scorer.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission, ids });
+        const mine = admitted[ref.trial - 1]!;
+        const ids = mine.get(cap.spec.id) ?? new Set<string>();
+        mine.set(cap.spec.id, ids);
+        scorer.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids });
         records += checked.records;
         continue;
       }
@@ -142,7 +165,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
       }
       // Oversize strings would reach prompts, storage and pages: refuse the file before any reader keeps one.
       if (checkStringLimits(value, sink, limits) > 0) continue;
-      records += await scorer.readOutputs!({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission });
+      records += await scorer.readOutputs!({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission: trials[ref.trial - 1]! });
     }
   } finally {
     await threads?.close();
@@ -152,11 +175,24 @@ export async function validateSource(source: BundleSource, target: ValidationTar
     if (!named.has(file)) store.add({ severity: "warning", code: "ignored_file", file, message: "not an outputs file (<capability_dir>/<domain>.json) and no output's report_path names it; ignored" });
   }
 
+  const idsOf = (trial: number, capability: string) => admitted[trial - 1]!.get(capability) ?? scorerOf(benchmark.capabilities.find((c) => c.spec.id === capability)!.spec.scorer).predicted?.(trials[trial - 1]!, capability);
+  if (k > 1) checkTrialItems(benchmark, layout, idsOf, store);
+  const minTrials = benchmark.spec.trials?.min;
+  if (minTrials !== undefined && layout.trials < minTrials) {
+    store.add({
+      severity: "error",
+      code: "too_few_trials",
+      file: source.location,
+      message: `this benchmark asks for at least ${minTrials} trials (benchmark.yaml trials.min); the bundle has ${layout.trials}${layout.trialDirs.length === 0 ? " (a bundle without trial_N/ folders is one trial)" : ""}: put each run in its own folder, trial_1/ … trial_${minTrials}/`,
+    });
+  }
+
+  const submission: Submission = { ...trials[0]!, ...(k > 1 ? { trials: trials.map(({ capabilities, outputs, origins }) => ({ capabilities, outputs, origins })) } : {}) };
   if (layout.metadataPath) {
     const sink = new DiagnosticSink(layout.metadataPath, store);
     submission.metadata = await readMetadata(byPath.get(layout.metadataPath)!, sink, limits);
     const usage = readUsage(submission.metadata?.usage, "$.usage", (w) => sink.warn("bad_usage", w.message, { path: w.path }));
-    if (usage && [...submission.capabilities.values()].some((ds) => [...ds.values()].some((d) => d.usage))) {
+    if (usage && trialsOf(submission).some((t) => [...t.capabilities.values()].some((ds) => [...ds.values()].some((d) => d.usage)))) {
       sink.warn("usage_ignored", "records carry their own usage, which wins: the metadata's usage is ignored", { path: "$.usage" });
     }
   }
@@ -170,15 +206,16 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   }
   // After the files were read: a folder's are hashed as they are read.
   submission.sha256 = await source.sha256();
+  const dialogues = trials.reduce((n, t, i) => n + [...admitted[i]!.values(), ...t.outputs.values()].reduce((m, ids) => m + ids.size, 0), 0);
   const report = buildReport(
     benchmark,
     { location: source.location, kind: source.kind, sha256: submission.sha256, files: source.files.length },
     store,
     submission,
-    records,
+    { records, dialogues, trials: layout.trials },
     submission.metadata,
     opts,
-    admitted,
+    admitted[0],
   );
   return keep ? { report, submission } : { report };
 }
@@ -255,12 +292,47 @@ async function readMetadata(file: BundleFile, sink: DiagnosticSink, limits: Vali
   return value as Record<string, unknown>;
 }
 
+/**
+ * Every trial must cover the same items as trial 1, capability by capability: an item (or a
+ * whole capability) in one and not the other is an error naming the trial, the capability's
+ * folder and file, and the uuid. A trial folder that is missing or holds no files was reported
+ * as such (trial_gap, empty_trial); the others are compared with the first that has files.
+ */
+function checkTrialItems(benchmark: GroundTruthIndex, layout: BundleLayout, idsOf: (trial: number, capability: string) => ReadonlySet<string> | undefined, store: DiagnosticStore): void {
+  const rule = "every trial must cover the same items";
+  const present = [...new Set(layout.domainFiles.map((f) => f.trial))].sort((a, b) => a - b);
+  const ref = present[0];
+  if (ref === undefined) return;
+  const refName = `trial_${ref}`;
+  for (const cap of benchmark.capabilities) {
+    const dir = cap.spec.directory;
+    const first = idsOf(ref, cap.spec.id);
+    let domainOf: Map<string, string> | undefined;
+    const fileOf = (trial: number, uuid: string) => {
+      domainOf ??= new Map([...cap.domains].flatMap(([domain, gts]) => gts.map((g) => [g.uuid, domain] as const)));
+      return `${layout.trialDirs[trial - 1]}${dir}/${domainOf.get(uuid) ?? "?"}.json`;
+    };
+    for (const t of present.slice(1)) {
+      const ids = idsOf(t, cap.spec.id);
+      const name = `trial_${t}`;
+      if (!first && !ids) continue;
+      if (!first || !ids) {
+        const message = first ? `${name} has no predictions for this capability and ${refName} has: ${rule}` : `${refName} has no predictions for this capability and ${name} has: ${rule}`;
+        store.add({ severity: "error", code: "trial_items_differ", file: `${layout.trialDirs[t - 1]}${dir}`, message });
+        continue;
+      }
+      for (const uuid of first) if (!ids.has(uuid)) store.add({ severity: "error", code: "trial_items_differ", file: fileOf(t, uuid), uuid, message: `item is in ${refName} but not in ${name}: ${rule}` });
+      for (const uuid of ids) if (!first.has(uuid)) store.add({ severity: "error", code: "trial_items_differ", file: fileOf(t, uuid), uuid, message: `item is in ${name} but not in ${refName}: ${rule}` });
+    }
+  }
+}
+
 function buildReport(
   benchmark: GroundTruthIndex,
   bundle: ValidationReport["bundle"],
   store: DiagnosticStore,
   predicted: Submission,
-  records: number,
+  counts: { records: number; dialogues: number; trials: number },
   metadata: Record<string, unknown> | null,
   opts: ValidateOptions,
   admitted: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
@@ -289,8 +361,9 @@ function buildReport(
     summary: {
       errors: s.errorCount,
       warnings: s.warningCount,
-      records,
-      dialogues: [...admitted.values(), ...predicted.outputs.values()].reduce((n, m) => n + m.size, 0),
+      records: counts.records,
+      dialogues: counts.dialogues,
+      trials: counts.trials,
       submittedCapabilities: benchmark.capabilities.map((c) => c.spec.id).filter((id) => submitted.has(id)),
     },
     errors: s.errors,

@@ -16,6 +16,7 @@ import { isUnjudged } from "../../lib/scoring/item-result";
 import { scoreBundle, type ScoreBundleDeps } from "../../lib/scoring/score-bundle";
 import { buildVakraOutputs } from "../../lib/scoring/vakra-output";
 import { renderReportMarkdown } from "../../lib/validate/report";
+import { trialSubmission } from "../../lib/validate/validate-bundle";
 import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
 import { agentboardVersion } from "./build-info";
@@ -95,9 +96,15 @@ async function scoreAndReport(benchmark: Benchmark, bundle: string, flags: Score
     await writeFile(flags.verdictsOut, JSON.stringify(verdicts, null, 2) + "\n");
   }
   if (flags.vakraOut) {
-    await mkdir(flags.vakraOut, { recursive: true });
-    const outputs = buildVakraOutputs(benchmark, run.submission, results.items, { groundTruth: flags.benchmark, predictions: bundle });
-    for (const o of outputs) await writeFile(path.join(flags.vakraOut, o.file), JSON.stringify(o.document, null, 2) + "\n");
+    // VAKRA's files describe one run: a bundle of trials gets one folder of them per trial.
+    for (let trial = 1; trial <= results.trials; trial++) {
+      const dir = results.trials > 1 ? path.join(flags.vakraOut, `trial_${trial}`) : flags.vakraOut;
+      await mkdir(dir, { recursive: true });
+      const items = results.items.filter((i) => i.trial === trial);
+      const predictions = results.trials > 1 ? `${bundle}/trial_${trial}` : bundle;
+      const outputs = buildVakraOutputs(benchmark, trialSubmission(run.submission, trial), items, { groundTruth: flags.benchmark, predictions });
+      for (const o of outputs) await writeFile(path.join(dir, o.file), JSON.stringify(o.document, null, 2) + "\n");
+    }
   }
   process.stdout.write(renderCapabilityTable(results));
   // Integrity flags are a maintainer's to weigh, never a failure of the run: a note each.

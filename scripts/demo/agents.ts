@@ -16,6 +16,12 @@ export interface AgentProfile {
   quirks?: ("string_turn_id" | "sequence_list" | "prelude_in_prediction" | "answer_list")[];
   /** What its model charges and how much context it carries: the `usage` written on each record. */
   spend: Spend;
+  /**
+   * Runs the benchmark k times (`trial_1/ … trial_k/`). Whether it knows an item is drawn once
+   * (`accuracy`); each trial then slips on a known item, or gets an unknown one right by luck,
+   * with these probabilities, so trials differ a little and pass^k is below the mean.
+   */
+  trials?: { k: number; slip: number; lucky: number };
 }
 
 /**
@@ -63,13 +69,23 @@ export const AGENTS: AgentProfile[] = [
     quirks: ["prelude_in_prediction"],
     spend: { inputPerM: 1, outputPerM: 5, prompt: 1500, perCall: 900, answer: 160, slowness: 0.9 },
   },
+  // Four runs of one agent: the demo's bundle of trials (README "Trials").
+  {
+    name: "steady-agent",
+    description: "Runs every item four times (four trials); usually right, with a few slips and lucky guesses from one run to the next.",
+    accuracy: 0.78,
+    errorRate: 0.01,
+    trials: { k: 4, slip: 0.08, lucky: 0.12 },
+    // Dearer than the strong agent for a lower mean: off the accuracy-versus-cost front.
+    spend: { inputPerM: 4, outputPerM: 16, prompt: 1800, perCall: 1000, answer: 200, slowness: 1.1 },
+  },
 ];
 
 /** An oracle bundle with injected mistakes, for the validator's error paths. */
 export const INVALID_AGENT = "invalid-bundle";
 
 /** A number in [0, 1) from a text, the same on every run (FNV-1a): jitter that draws nothing from an agent's random stream, so no score moves. */
-function unit(text: string): number {
+export function unit(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -14,7 +14,7 @@ import type { AnswerValue } from "../../lib/formats/dialogue";
 import { connectMcpSession, type ToolSession } from "../../lib/replay/mcp-session";
 import { DEFAULT_DATA_DIR, databaseFile, ensureDatabases } from "../../benchmarks/demo/environment/build-database";
 import { DOMAINS, type Domain } from "../../benchmarks/demo/environment/domains";
-import { AGENTS, demoUsage, INVALID_AGENT, type AgentProfile } from "./agents";
+import { AGENTS, demoUsage, INVALID_AGENT, unit, type AgentProfile } from "./agents";
 import { executePlan, type ExecutedTurn, type Plan } from "./plan";
 import { dataChainQuestion, DomainFacts, endpointQuestion, entityQuestion, followUpQuestion, multihopQuestion, type Question } from "./question-plans";
 
@@ -239,14 +239,16 @@ function inputRecord(b: BuiltDialogue) {
   };
 }
 
-/** One agent's record for one dialogue (or nothing when it skipped it). */
-async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions: Sessions): Promise<Record<string, unknown> | undefined> {
+/** One agent's record for one dialogue (or nothing when it skipped it); `forced` decides whether it answers right instead of its draw. */
+async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions: Sessions, forced?: boolean): Promise<Record<string, unknown> | undefined> {
   const r = rng();
   const last = b.executed.length - 1;
   if (r < (agent.missRate ?? 0)) return undefined;
   const base = { uuid: b.uuid, domain: b.domain };
   if (r < (agent.missRate ?? 0) + (agent.errorRate ?? 0)) return { ...base, status: "error", error: "agent exceeded its step budget", duration_s: 120, usage: demoUsage(agent, b.uuid, 0, true), output: [] };
-  const right = rng() < agent.accuracy;
+  // Still one draw when forced: the stream moves as for every other agent.
+  const drawn = rng() < agent.accuracy;
+  const right = forced ?? drawn;
   let calls: ExecutedTurn["calls"];
   let answer: string | AnswerValue;
   if (agent.fabricates) {
@@ -285,6 +287,30 @@ async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions
       },
     ],
   };
+}
+
+/**
+ * An agent's k trials, `trial_<t>/<capability_dir>/<domain>.json`: whether it knows each item is
+ * drawn once from its stream; each trial then has a stream of its own for the rest, and slips or
+ * gets lucky by a hash of agent, item and trial, so trials differ a little and cover the same items.
+ */
+async function predictTrials(agent: AgentProfile, trials: NonNullable<AgentProfile["trials"]>, built: BuiltDialogue[], rng: Rng, seed: number, sessions: Sessions): Promise<Map<string, unknown[]>> {
+  const knows = new Map(built.map((b) => [b.uuid, rng() < agent.accuracy]));
+  const files = new Map<string, unknown[]>();
+  for (let t = 1; t <= trials.k; t++) {
+    const trialRng = createRng(seed * 31 + t);
+    for (const b of built) {
+      const rel = path.join(`trial_${t}`, b.cap.dir, `${b.domain}.json`);
+      const list = files.get(rel) ?? [];
+      files.set(rel, list);
+      // The trial first: FNV-1a mixes what follows it, so the trials of one item draw apart.
+      const luck = unit(`${t}\0${agent.name}\0${b.uuid}`);
+      const right = knows.get(b.uuid) ? luck >= trials.slip : luck < trials.lucky;
+      const rec = await predict(agent, b, trialRng, sessions, right);
+      if (rec) list.push(rec);
+    }
+  }
+  return files;
 }
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
@@ -347,8 +373,8 @@ export async function buildDemo(opts: BuildDemoOptions = {}): Promise<{ files: s
     for (const [i, agent] of AGENTS.entries()) {
       log(`writing sample submission ${agent.name}…`);
       const agentRng = createRng(SEED + 1 + i);
-      const files = new Map<string, unknown[]>();
-      for (const b of built) {
+      const files = agent.trials ? await predictTrials(agent, agent.trials, built, agentRng, SEED + 1 + i, sessions) : new Map<string, unknown[]>();
+      for (const b of agent.trials ? [] : built) {
         if (agent.capabilities && !agent.capabilities.includes(b.cap.dir)) continue;
         const rel = path.join(b.cap.dir, `${b.domain}.json`);
         const list = files.get(rel) ?? [];

@@ -21,7 +21,7 @@ afterAll(async () => {
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1400, height: 1000 };
-const DEMO_AGENTS = ["oracle", "strong-agent", "policy-breaker", "partial-entry", "weak-agent", "fabricator"];
+const DEMO_AGENTS = ["oracle", "strong-agent", "policy-breaker", "steady-agent", "partial-entry", "weak-agent", "fabricator"];
 
 async function open(url: string, opts: { width: number; height: number; dark?: boolean }): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width: opts.width, height: opts.height }, colorScheme: opts.dark ? "dark" : "light" });
@@ -165,15 +165,15 @@ describe("the charts", () => {
     expect((await chartTable(page, /^Capabilities of the top/))!.title).toBe("Capabilities of the top 5");
     // Every demo entry is scored within a minute: no line over time to draw.
     expect((await chartTable(page, /^Best overall score over time$/))!.empty).toMatch(/^Too little data to draw a line over time/);
-    // "-agent" is in two agents' names (the maintainer, "Agentboard demo", has no hyphen before it).
+    // "-agent" is in three agents' names (the maintainer, "Agentboard demo", has no hyphen before it).
     await page.getByLabel("Search agent, model or maintainer").fill("-agent");
     await page.waitForFunction(() => new URLSearchParams(location.search).get("q") === "-agent");
     const bars = (await chartTable(page, /^Capabilities of the top/))!;
-    expect(bars.title).toBe("Capabilities of the top 2");
-    expect(bars.caption).toContain("of the 2 entries matching the board's filters");
-    expect(bars.rows[0]!.length).toBe(3);
+    expect(bars.title).toBe("Capabilities of the top 3");
+    expect(bars.caption).toContain("of the 3 entries matching the board's filters");
+    expect(bars.rows[0]!.length).toBe(4);
     const cost = (await chartTable(page, /^Overall score against cost$/))!;
-    expect(cost.rows.map((r) => r[0])).toEqual(["weak-agent", "strong-agent"]);
+    expect(cost.rows.map((r) => r[0])).toEqual(["weak-agent", "strong-agent", "steady-agent"]);
     await page.getByLabel("Search agent, model or maintainer").fill("nobody-by-this-name");
     await page.waitForFunction(() => new URLSearchParams(location.search).get("q") === "nobody-by-this-name");
     for (const title of [/^Capabilities of the top/, /^Best overall/, /^Overall score against/]) expect((await chartTable(page, title))!.empty).toBe("No entries match the board's search and filters.");

@@ -71,15 +71,15 @@ const rows = (page: Page) =>
 describe("the leaderboard", () => {
   it("server-renders every row with official ranks, escaping user text", async () => {
     const html = await (await fetch(app.url)).text();
-    for (const agent of ["oracle", "strong-agent", "weak-agent", "policy-breaker", "fabricator", "partial-entry"]) expect(html).toContain(agent);
+    for (const agent of ["oracle", "strong-agent", "weak-agent", "policy-breaker", "fabricator", "partial-entry", "steady-agent"]) expect(html).toContain(agent);
     expect(html).not.toContain("Loading");
     expect(html).not.toContain("<script>window.__xss");
     const page = await open("/");
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     const r = await rows(page);
-    expect(r.length).toBe(7);
+    expect(r.length).toBe(8);
     expect(r.map((x) => x[1])).toContain(HOSTILE);
-    expect(r.find((x) => x[1] === "fabricator")![0]).toBe("7");
+    expect(r.find((x) => x[1] === "fabricator")![0]).toBe("8");
     await screenshot(page, "leaderboard");
   });
 

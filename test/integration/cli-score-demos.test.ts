@@ -19,6 +19,8 @@ interface Results {
   capabilities: Record<string, { score: number; submitted: boolean }>;
   flags: { kind: string; capability?: string; share?: number; message: string }[];
   unsupportedAnswers: { threshold: number | null; capabilities: Record<string, { share: number | null } | null> };
+  trials: number;
+  trialStats: { overall: { perTrial: number[]; sd: number | null; passK: number } };
 }
 
 function score(benchmark: string, agent: string): Promise<{ code: number | null; stdout: string; stderr: string; results: Results }> {
@@ -60,9 +62,10 @@ describe("cli score on the VSS-style demo (evaluator capabilities)", () => {
 });
 
 describe("cli score on the VAKRA-style demo (the waterfall over MCP replay)", () => {
-  // Three of the six agents (each spawns its MCP servers): a strong one, the policy breaker,
-  // the fabricator. All six go through the same engine entry point in demo-benchmark.test.ts.
-  const expected: Record<string, number> = { "strong-agent": 85.2, "policy-breaker": 79.4, fabricator: 2.9 };
+  // Four of the seven agents (each spawns its MCP servers): a strong one, the policy breaker,
+  // the fabricator and the 4-trial steady agent. All go through the same engine entry point in
+  // demo-benchmark.test.ts.
+  const expected: Record<string, number> = { "strong-agent": 85.2, "policy-breaker": 79.4, fabricator: 2.9, "steady-agent": 75.2 };
   it("scores sample agents as published", async () => {
     const runs = await Promise.all(Object.keys(expected).map(async (agent) => [agent, await score("benchmarks/demo", agent)] as const));
     for (const [agent, r] of runs) {
@@ -72,6 +75,13 @@ describe("cli score on the VAKRA-style demo (the waterfall over MCP replay)", ()
       const flagged = r.results.flags.map((f) => `${f.kind}:${f.capability}:${f.share}`);
       expect(flagged, agent).toEqual(agent === "fabricator" ? ["api_chaining", "tool_selection", "multihop", "multiturn"].map((c) => `unsupported_answers:${c}:1`) : []);
       expect(r.results.unsupportedAnswers.threshold).toBe(0.5);
+      expect(r.results.trials, agent).toBe(agent === "steady-agent" ? 4 : 1);
     }
+    // The bundle of trials: the table adds each capability's spread and pass^4; results.json the trial stats.
+    const steady = runs.find(([agent]) => agent === "steady-agent")![1];
+    expect(steady.stdout).toContain("mean of 4 trials");
+    expect(steady.stdout).toMatch(/SD \(trials\)\s+pass\^4/);
+    expect(steady.results.trialStats.overall.perTrial.map(one)).toEqual([75.6, 75.7, 76.9, 72.5]);
+    expect(one(steady.results.trialStats.overall.passK)).toBe(58.6);
   }, 240_000);
 });

@@ -72,6 +72,50 @@ describe("demo sample submissions, replayed over MCP", () => {
     for (const r of results.values()) expect(r).toMatchObject({ replay: "mcp", verified: true });
   });
 
+  it("keeps the published figures of the single-run entries (README: The demo benchmark)", () => {
+    const one = (x: number) => Math.round(x * 10) / 10;
+    const published = { oracle: 100, "strong-agent": 85.2, "policy-breaker": 79.4, "partial-entry": 42.7, "weak-agent": 29.7, fabricator: 2.9 };
+    for (const [agent, overall] of Object.entries(published)) {
+      const r = results.get(agent)!;
+      expect({ agent, overall: one(r.overall.score), trials: r.trials }).toEqual({ agent, overall, trials: 1 });
+      // One trial: its figures are the run's, with no spread; every item is trial 1's.
+      expect(r.trialStats.overall).toMatchObject({ perTrial: [r.overall.score], sd: null });
+      expect(r.items.every((i) => i.trial === 1)).toBe(true);
+    }
+  });
+
+  it("scores the 4-trial steady-agent end to end: every trial's items, the mean over trials, its spread and pass^4 (README: Trials)", () => {
+    const r = results.get("steady-agent")!;
+    const one = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+    expect(reports.get("steady-agent")!.summary).toMatchObject({ trials: 4, dialogues: 1200 });
+    expect(r.trials).toBe(4);
+    expect(r.items).toHaveLength(1200);
+    for (const t of [1, 2, 3, 4]) expect(r.items.filter((i) => i.trial === t)).toHaveLength(300);
+    const s = r.trialStats;
+    expect(s.overall.perTrial.map(one)).toEqual([75.6, 75.7, 76.9, 72.5]);
+    expect(one(r.overall.score)).toBe(75.2);
+    expect(r.overall.score).toBeCloseTo(s.overall.perTrial.reduce((a, b) => a + b, 0) / 4, 10);
+    expect(one(s.overall.sd)).toBe(1.9);
+    expect(one(s.overall.passK)).toBe(58.6);
+    expect(Object.fromEntries(Object.entries(r.capabilities).map(([id, c]) => [id, one(c.score)]))).toEqual({ api_chaining: 74.3, tool_selection: 80, multihop: 76.7, multiturn: 69.7 });
+    expect(Object.fromEntries(Object.entries(s.capabilities).map(([id, c]) => [id, [one(c.passK), c.nPassK]]))).toEqual({ api_chaining: [57.3, 43], tool_selection: [66.7, 50], multihop: [61.3, 46], multiturn: [49.1, 39] });
+    // Each capability's score is the mean of its trials'; pass^4 is below it and the trials differ.
+    for (const [id, c] of Object.entries(r.capabilities)) {
+      const t = s.capabilities[id]!;
+      expect(c.score).toBeCloseTo(t.perTrial.reduce((a, b) => a + b, 0) / 4, 10);
+      expect(t.passK).toBeLessThan(c.score);
+      expect(t.sd).toBeGreaterThan(0);
+    }
+    // An item solved in every trial counts toward pass^4: recount it from the items.
+    const solved = new Set<string>();
+    const byItem = new Map<string, number[]>();
+    for (const i of r.items) byItem.set(`${i.capability}/${i.uuid}`, [...(byItem.get(`${i.capability}/${i.uuid}`) ?? []), i.score]);
+    for (const [key, scores] of byItem) if (scores.length === 4 && scores.every((x) => x === 1)) solved.add(key);
+    expect(solved.size).toBe(43 + 50 + 46 + 39);
+    // Tokens and dollars per trial, latency over all 1,200 records.
+    expect(r.cost).toMatchObject({ items: 1200, trials: 4, latency: { n: 1200 }, usage: { source: "records", records: 1200 } });
+  });
+
   it("owes the agent no call the environment makes itself: the oracle's trajectories match the ground truth's exactly", () => {
     const oracle = results.get("oracle")!;
     const diagnosed = oracle.items.flatMap((i) => (i.scorer === "waterfall" && i.trajectory ? [{ capability: i.capability, t: i.trajectory }] : []));

@@ -72,7 +72,7 @@ function build(params: URLSearchParams, format: "json" | "csv"): Built {
   const view = parseView(params, capabilities.map((c) => c.id));
   const entries = applyView(board.entries, view);
   const columns = columnIds(capabilities.map((c) => c.id)).filter((c) => !view.hide.includes(c));
-  const opts = { columns, origin: publicOrigin() };
+  const opts = { columns, origin: publicOrigin(), metric: view.metric };
   const text =
     format === "csv"
       ? leaderboardCsv(capabilities, entries, opts)

@@ -28,6 +28,7 @@ import { ValidationErrors } from "@/components/submission/validation-errors";
 import { EvaluatorTable } from "@/components/submission/evaluation-result";
 import { IntegritySection } from "@/components/submission/integrity-section";
 import { TrajectoryTable } from "@/components/submission/trajectory-diagnostic";
+import { TrialScores } from "@/components/submission/trial-scores";
 import { WaterfallFunnel } from "@/components/submission/waterfall-funnel";
 
 export const dynamic = "force-dynamic";
@@ -115,10 +116,15 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
 
           {scored ? (
             <>
-              {run.overall ? <OverallScore overall={run.overall} capabilities={detail.capabilities} /> : null}
+              {run.overall ? <OverallScore overall={run.overall} capabilities={detail.capabilities} trials={run.trials} /> : null}
               <Section id="capabilities" title="Capability scores">
-                <CapabilityScores capabilities={detail.capabilities} />
+                <CapabilityScores capabilities={detail.capabilities} trials={run.trials} />
               </Section>
+              {run.trials > 1 && run.trialStats && run.overall ? (
+                <Section id="trials" title={`Trials (${run.trials})`} description={`The bundle holds ${run.trials} runs of the benchmark: each one's scores, how much they vary from run to run, and pass^${run.trials}, the items solved every time.`}>
+                  <TrialScores stats={run.trialStats} overall={run.overall.score} capabilities={detail.capabilities} />
+                </Section>
+              ) : null}
               <Section id="domains" title="Scores per domain">
                 <DomainHeatmap capabilities={detail.capabilities} domains={detail.domains} />
               </Section>
@@ -180,6 +186,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
           <ItemTable
             submissionId={detail.id}
             rows={items.rows}
+            trials={Math.max(run?.trials ?? 1, items.facets.trials.length)}
             capabilityLabels={capabilityLabels}
             policyCapabilities={detail.benchmark.capabilities.filter((c) => c.policies).map((c) => c.id)}
             filters={filters}

@@ -94,7 +94,10 @@ export interface RecordReader {
 
 export interface ScoreContext {
   benchmark: Benchmark;
+  /** The predictions of the trial being scored (a plain bundle's own). */
   submission: Submission;
+  /** Which trial (1-based) its items belong to. */
+  trial: number;
   grader: Grader;
   replay: ReplayPort;
   now: () => number;

@@ -150,7 +150,7 @@ function datasetTasks(cap: DatasetCapability, ctx: ScoreContext): ItemTask[] {
 async function scoreDatasetItem(cap: DatasetCapability, evaluator: Evaluator, gt: DatasetItem, item: EvalItem, ctx: ScoreContext): Promise<EvaluatorItemResult> {
   const kind = evaluator.kind;
   const output = item.output;
-  const base = { scorer: kind, capability: cap.spec.id, domain: gt.domain, uuid: gt.uuid, weight: 1, fingerprint: outputFingerprint(cap.spec.id, gt.uuid, output) };
+  const base = { scorer: kind, capability: cap.spec.id, domain: gt.domain, uuid: gt.uuid, trial: ctx.trial, weight: 1, fingerprint: outputFingerprint(cap.spec.id, gt.uuid, output) };
   if (!output) return { ...base, score: 0, status: "missing", bucket: "not_scored", stage: "none", evaluation: null, trace: [], question: item.query, reason: "no output for this item", detail: null };
   const trace: TurnTrace[] = [
     {

@@ -106,7 +106,7 @@ async function scoreDialogue(cap: DialogueCapability, uuid: string, prediction: 
   const gt = cap.byUuid.get(uuid)!;
   const { weight, sources } = itemWeight(cap.spec, gt, benchmark.spec.retrieverTools);
   const fingerprint = dialogueFingerprint(cap.spec.id, uuid, prediction);
-  const base = { scorer: "waterfall" as const, capability: cap.spec.id, domain: gt.domain, uuid, weight, sources, replay: replay.mode, verified: replay.verified, fingerprint };
+  const base = { scorer: "waterfall" as const, capability: cap.spec.id, domain: gt.domain, uuid, trial: ctx.trial, weight, sources, replay: replay.mode, verified: replay.verified, fingerprint };
   const unscored = (status: Exclude<ItemStatus, "scored" | "judge_error">, reason: string): WaterfallItemResult => ({
     ...base,
     score: 0,

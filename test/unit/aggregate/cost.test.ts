@@ -85,3 +85,23 @@ describe("summarizeCost: usage", () => {
     expect(summarizeCost(submission([])).items).toBe(0);
   });
 });
+
+describe("summarizeCost: a bundle of trials", () => {
+  it("takes latency over every trial's records and gives tokens and dollars per trial", () => {
+    const t1 = submission([dialogue("a", 2, { inputTokens: 100, outputTokens: 11, totalTokens: 111, costUsd: 0.3 }), dialogue("b", 4, { inputTokens: 200, outputTokens: 20, totalTokens: 220, costUsd: 0.1 })]);
+    const t2 = submission([dialogue("a", 6, { inputTokens: 300, outputTokens: 30, totalTokens: 330, costUsd: 0.2 }), dialogue("b", 8, { inputTokens: 400, outputTokens: 40, totalTokens: 440, costUsd: 0.15 })]);
+    const s = summarizeCost({ ...t1, trials: [t1, t2] });
+    expect(s.items).toBe(4);
+    expect(s.trials).toBe(2);
+    expect(s.latency).toEqual({ n: 4, medianS: 5, p95S: expect.closeTo(7.7, 10), meanS: 5 });
+    // Totals 1,000 in, 101 out, 1,101 in all, $0.75: halved, tokens to whole numbers.
+    expect(s.usage).toEqual({ source: "records", records: 4, inputTokens: 500, outputTokens: 51, totalTokens: 551, costUsd: 0.375 });
+    // The metadata's usage is the whole bundle's: halved too.
+    const meta = { usage: { input_tokens: 1000, output_tokens: 10, cost_usd: 3 } };
+    const plain = (x: ReturnType<typeof submission>) => ({ ...x, capabilities: new Map([["cap", new Map([...x.capabilities.get("cap")!].map(([k, d]) => [k, { ...d, usage: null }]))]]) });
+    const m = summarizeCost({ ...plain(t1), metadata: meta, trials: [plain(t1), plain(t2)] });
+    expect(m.usage).toEqual({ source: "metadata", records: 0, inputTokens: 500, outputTokens: 5, totalTokens: 505, costUsd: 1.5 });
+    // One trial: no `trials` field, nothing divided.
+    expect(summarizeCost(t1)).not.toHaveProperty("trials");
+  });
+});

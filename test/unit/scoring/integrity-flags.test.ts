@@ -78,6 +78,7 @@ function wfItem(uuid: string, outcomes: Partial<Record<StageName, VerdictOutcome
     capability: "api_chaining",
     domain: "harbor",
     uuid,
+    trial: 1,
     weight: 1,
     score: outcomes.groundedness === "pass" ? 1 : 0,
     status: "scored",
@@ -130,7 +131,7 @@ describe("unsupported answers", () => {
       wfItem("n", { exact: "pass", groundedness: "pass" }, 1, { capability: "multihop" }),
       wfItem("o", { exact: "pass", groundedness: "pass" }, 1, { capability: "multihop" }),
     ];
-    const qa: EvaluatorItemResult = { scorer: "qa", capability: "video_qa", domain: "d", uuid: "q", weight: 1, score: 1, status: "scored", bucket: "evaluated", reason: "", detail: null, trace: [], stage: "qa", evaluation: null };
+    const qa: EvaluatorItemResult = { scorer: "qa", capability: "video_qa", domain: "d", uuid: "q", trial: 1, weight: 1, score: 1, status: "scored", bucket: "evaluated", reason: "", detail: null, trace: [], stage: "qa", evaluation: null };
     const caps = [
       { id: "api_chaining", scorer: "waterfall" },
       { id: "multihop", scorer: "waterfall" },

@@ -9,7 +9,7 @@ import { createRecordedReplay } from "@/lib/replay/recorded-replay";
 import { ReplayError, type ReplayPort } from "@/lib/replay/replay-port";
 import { unjudged, type Grader } from "@/lib/scoring/judges/grader";
 import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
-import { itemKey, type ItemResult, type WaterfallItemResult } from "@/lib/scoring/item-result";
+import { trialItemKey, type ItemResult, type WaterfallItemResult } from "@/lib/scoring/item-result";
 import { scoreSubmission } from "@/lib/scoring/score-submission";
 import type { Submission } from "@/lib/validate/validate-bundle";
 
@@ -126,7 +126,7 @@ describe("scoreSubmission", () => {
 describe("scoreSubmission resumption", () => {
   it("reuses stored results and reports only newly scored items", async () => {
     const first = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { grader: createRulesGrader(), replay: createRecordedReplay() });
-    const done = new Map(first.slice(0, 3).map((i) => [itemKey(i.capability, i.uuid), { ...i, detail: "stored" }]));
+    const done = new Map(first.slice(0, 3).map((i) => [trialItemKey(i.capability, i.uuid, i.trial), { ...i, detail: "stored" }]));
     const scored: string[] = [];
     const again = await scoreSubmission(makeBenchmark("last"), makeSubmission(), { grader: createRulesGrader(), replay: createRecordedReplay(), done, onItem: (i) => scored.push(i.uuid) });
     expect(scored).toEqual(first.slice(3).map((i) => i.uuid));

@@ -19,12 +19,15 @@ import { tsWorker } from "../../helpers/ts-worker";
 const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-score-threads-"));
 const root = path.join(tmp, "benchmark");
 const bundle = path.join(tmp, "bundle");
+const trials = path.join(tmp, "trials");
 const judge = { kind: "rules" as const, concurrency: 16 };
 let benchmark: Benchmark;
 
 beforeAll(async () => {
   const bench = await writeSyntheticBenchmark(root, { seed: 9, domains: 5, perCapability: [30, 20, 20, 25] });
   await writeAgentBundle(bench, bundle, { name: "threads", accuracy: 0.6, errorRate: 0.05, missRate: 0.1, breaksPolicy: true }, 4);
+  // A bundle of two trials over every item (no misses, so both cover the same items).
+  for (const [t, accuracy] of [[1, 0.6], [2, 0.7]] as const) await writeAgentBundle(bench, path.join(trials, `trial_${t}`), { name: "trials", accuracy, errorRate: 0.05 }, 10 + t);
   benchmark = await loadBenchmark(root);
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -34,8 +37,8 @@ function comparable(r: ScoreResults): string {
   return JSON.stringify({ ...r, createdAt: null }).replace(/"latencyMs":\d+/g, '"latencyMs":0');
 }
 
-async function score(replayMode: "recorded" | "none", threads?: Awaited<ReturnType<typeof startScoreThreads>>): Promise<ScoreResults> {
-  const run = await scoreBundle(benchmark, bundle, { grader: createGrader(judge), replay: replayMode === "recorded" ? createRecordedReplay() : createNoReplay(), ...(threads ? { threads } : {}) });
+async function score(replayMode: "recorded" | "none", threads?: Awaited<ReturnType<typeof startScoreThreads>>, at = bundle): Promise<ScoreResults> {
+  const run = await scoreBundle(benchmark, at, { grader: createGrader(judge), replay: replayMode === "recorded" ? createRecordedReplay() : createNoReplay(), ...(threads ? { threads } : {}) });
   if (run.kind !== "scored") throw new Error("the bundle should score");
   return run.results;
 }
@@ -81,5 +84,22 @@ describe("scoring on worker threads", () => {
     } finally {
       await threads.close();
     }
+  });
+
+  it("scores a bundle of trials the same on threads: the workers take trial 1's shards, this thread the other trials", async () => {
+    const alone = await score("recorded", undefined, trials);
+    expect(alone.trials).toBe(2);
+    expect(alone.items.filter((i) => i.trial === 2)).toHaveLength(alone.items.length / 2);
+    const threads = await startScoreThreads(options({ bundle: trials, count: 2 }));
+    try {
+      await threads.drained();
+      expect(comparable(await score("recorded", threads, trials))).toBe(comparable(alone));
+    } finally {
+      await threads.close();
+    }
+    // Trial 1's items are trial 1's predictions: the same as scoring that folder alone.
+    const first = await score("recorded", undefined, path.join(trials, "trial_1"));
+    const strip = (items: ScoreResults["items"]) => JSON.stringify(items.map((i) => ({ ...i, trial: 0 }))).replace(/"latencyMs":\d+/g, '"latencyMs":0');
+    expect(strip(alone.items.filter((i) => i.trial === 1))).toBe(strip(first.items));
   });
 });

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
-import { ITEM_TEXT_CHARS, itemPosition, listItems, MAX_ITEM_RESULT_CHARS, parseItemPageSize, parseItemSort } from "@/lib/queries/item-list";
+import { ITEM_TEXT_CHARS, itemPosition, listItems, MAX_ITEM_RESULT_CHARS, parseItemPageSize, parseItemSort, parseTrial } from "@/lib/queries/item-list";
 import { getItem, getSubmission } from "@/lib/queries/submission";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
@@ -43,14 +43,15 @@ interface Synthetic {
   reason?: string;
   detail?: string | null;
   raw?: string;
+  trial?: number;
 }
 
 /** An item row written straight into the run, as the worker stores them. */
 function put(i: Synthetic) {
   const result = i.raw ?? JSON.stringify({ reason: i.reason ?? `reason of ${i.uuid}`, detail: i.detail ?? null, trace: i.question === undefined ? [] : [{ turnId: 0, query: i.question, answer: i.answer ?? "", calls: [], responses: [] }] });
   db.$client
-    .prepare("INSERT INTO item_results (run_id, capability, domain, uuid, weight, score, status, stage, scorer, bucket, exact_passed, policy, result) VALUES (?, 'zz_synthetic', 'dock', ?, ?, ?, ?, ?, 'waterfall', 'not_scored', 0, NULL, ?)")
-    .run(runId, i.uuid, i.weight ?? 1, i.score, i.status ?? "scored", i.stage ?? "groundedness", result);
+    .prepare("INSERT INTO item_results (run_id, capability, domain, uuid, trial, weight, score, status, stage, scorer, bucket, exact_passed, policy, result) VALUES (?, 'zz_synthetic', 'dock', ?, ?, ?, ?, ?, ?, 'waterfall', 'not_scored', 0, NULL, ?)")
+    .run(runId, i.uuid, i.trial ?? 1, i.weight ?? 1, i.score, i.status ?? "scored", i.stage ?? "groundedness", result);
 }
 
 const uuids = (f: Parameters<typeof listItems>[2] = {}) => listItems(db, runId, { capability: "zz_synthetic", pageSize: 300, ...f }).rows.map((r) => r.uuid);
@@ -128,12 +129,54 @@ describe("sorting", () => {
 
   it("places an item in its filtered, sorted list with its neighbours", () => {
     const f = { capability: "zz_synthetic", lost: true, sort: "score" as const, dir: "desc" as const };
-    expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "z" })).toEqual({ index: 2, total: 4, prev: { capability: "zz_synthetic", uuid: "m" }, next: { capability: "zz_synthetic", uuid: "a" } });
+    expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "z" })).toEqual({ index: 2, total: 4, prev: { capability: "zz_synthetic", uuid: "m", trial: 1 }, next: { capability: "zz_synthetic", uuid: "a", trial: 1 } });
     expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "m" })!.prev).toBeNull();
     expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "k" })!.next).toBeNull();
     put({ uuid: "winner", score: 1 });
     expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "winner" })).toBeNull();
     expect(itemPosition(db, runId, { ...f, lost: false }, { capability: "zz_synthetic", uuid: "winner" })!.index).toBe(1);
+  });
+});
+
+describe("a run of trials", () => {
+  /** Three items in three trials: "a" solved in every trial, "b" in trial 2 only, "c" never. */
+  function trials() {
+    for (const trial of [1, 2, 3]) {
+      put({ uuid: "a", score: 1, trial, reason: `a in trial ${trial}` });
+      put({ uuid: "b", score: trial === 2 ? 1 : 0, stage: trial === 2 ? "groundedness" : "correctness", trial, reason: `b in trial ${trial}` });
+      put({ uuid: "c", score: 0, stage: "correctness", trial, reason: `c in trial ${trial}` });
+    }
+  }
+  const rows = (f: Parameters<typeof listItems>[2] = {}) => listItems(db, runId, { capability: "zz_synthetic", pageSize: 300, ...f }).rows.map((r) => `${r.uuid}@${r.trial}`);
+
+  it("lists each item once per trial, ties broken by trial, and filters to one trial", () => {
+    trials();
+    expect(rows({ lost: false })).toEqual(["a@1", "a@2", "a@3", "b@1", "b@2", "b@3", "c@1", "c@2", "c@3"]);
+    expect(rows({ lost: true })).toEqual(["b@1", "b@3", "c@1", "c@2", "c@3"]);
+    expect(rows({ lost: true, trial: 2 })).toEqual(["c@2"]);
+    expect(rows({ lost: false, trial: 3 })).toEqual(["a@3", "b@3", "c@3"]);
+    expect(rows({ lost: false, sort: "trial", dir: "desc" })).toEqual(["a@3", "b@3", "c@3", "a@2", "b@2", "c@2", "a@1", "b@1", "c@1"]);
+    expect(listItems(db, runId).facets.trials).toEqual([1, 2, 3]);
+    // The row's own reason: each trial's result, not the first one's.
+    expect(listItems(db, runId, { capability: "zz_synthetic", trial: 3, lost: false }).rows.map((r) => r.reason)).toEqual(["a in trial 3", "b in trial 3", "c in trial 3"]);
+  });
+
+  it("walks previous and next within the item's trial, and opens the trial asked for", () => {
+    trials();
+    const f = { capability: "zz_synthetic", lost: false, trial: 2 };
+    expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "b", trial: 2 })).toEqual({ index: 2, total: 3, prev: { capability: "zz_synthetic", uuid: "a", trial: 2 }, next: { capability: "zz_synthetic", uuid: "c", trial: 2 } });
+    // Not in the list a trial filter makes: another trial's item.
+    expect(itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "b", trial: 1 })).toBeNull();
+    // Across trials (no filter), the neighbours are the same item's other trials.
+    expect(itemPosition(db, runId, { capability: "zz_synthetic", lost: false }, { capability: "zz_synthetic", uuid: "b", trial: 1 })).toMatchObject({ prev: { uuid: "a", trial: 3 }, next: { uuid: "b", trial: 2 } });
+    expect(getItem(db, runId, "zz_synthetic", "b", { showGroundTruth: false, trial: 2 })).toMatchObject({ trial: 2, score: 1, reason: "b in trial 2" });
+    expect(getItem(db, runId, "zz_synthetic", "b", { showGroundTruth: false })).toMatchObject({ trial: 1, score: 0, reason: "b in trial 1" });
+    expect(getItem(db, runId, "zz_synthetic", "b", { showGroundTruth: false, trial: 4 })).toBeNull();
+  });
+
+  it("reads a trial from the URL strictly", () => {
+    expect(["1", "4", "32"].map(parseTrial)).toEqual([1, 4, 32]);
+    for (const raw of [undefined, "", "0", "-1", "1.5", "01", "x", "99999"]) expect(parseTrial(raw), String(raw)).toBeUndefined();
   });
 });
 

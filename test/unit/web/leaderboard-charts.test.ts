@@ -18,6 +18,8 @@ function entry(id: number, score: number, cost: Partial<EntryCost> = {}, over: P
     badges: { verified: true, partial: false, demo: false, flagged: false },
     flags: [],
     cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null, ...cost },
+    trials: 1,
+    passK: null,
     ...over,
   };
 }

@@ -29,6 +29,8 @@ function entry(over: Partial<LeaderboardEntry> = {}): LeaderboardEntry {
     badges: { verified: true, partial: false, demo: false, flagged: false },
     flags: [],
     cost: { latencyMedianS: 12.3456, latencyP95S: 30.5, totalTokens: 1234567, costUsd: 4.1234567 },
+    trials: 1,
+    passK: null,
     ...over,
   };
 }
@@ -125,6 +127,7 @@ describe("leaderboardCsv", () => {
     "multihop",
     "multihop_ci_low",
     "multihop_ci_high",
+    "trials",
     "cost_usd",
     "total_tokens",
     "latency_median_s",
@@ -146,15 +149,15 @@ describe("leaderboardCsv", () => {
     const lines = csv.split("\r\n");
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe("");
-    expect(lines[1]).toBe("3,2,b,/submissions/2,85.22,81.15,89.11,90.67,84,97.3,81.33,73.3,89.3,4.123457,1234567,12.35,30.5,0.9467,m1,Lab,2026-11-22T04:59:54.921Z,verified");
-    expect(lines[2]).toBe("1,1,a,/submissions/1,85.22,81.15,89.11,90.67,84,97.3,81.33,73.3,89.3,4.123457,1234567,12.35,30.5,0.9467,m1; m2,Lab,2026-11-22T04:59:54.921Z,verified");
+    expect(lines[1]).toBe("3,2,b,/submissions/2,85.22,81.15,89.11,90.67,84,97.3,81.33,73.3,89.3,1,4.123457,1234567,12.35,30.5,0.9467,m1,Lab,2026-11-22T04:59:54.921Z,verified");
+    expect(lines[2]).toBe("1,1,a,/submissions/1,85.22,81.15,89.11,90.67,84,97.3,81.33,73.3,89.3,1,4.123457,1234567,12.35,30.5,0.9467,m1; m2,Lab,2026-11-22T04:59:54.921Z,verified");
   });
 
   it("leaves out hidden columns with all their fields; rank, id, agent and URL always stay", () => {
     const opts = visible("hide=multihop,overall,cost,latency_p95,maintainer,badges,rank,agent");
-    expect(leaderboardCsvHeader(CAPS, opts)).toEqual(["rank", "id", "agent", "url", "api_chaining", "api_chaining_ci_low", "api_chaining_ci_high", "total_tokens", "latency_median_s", "coverage", "models", "date"]);
+    expect(leaderboardCsvHeader(CAPS, opts)).toEqual(["rank", "id", "agent", "url", "api_chaining", "api_chaining_ci_low", "api_chaining_ci_high", "trials", "total_tokens", "latency_median_s", "coverage", "models", "date"]);
     const [, row] = parseCsv(leaderboardCsv(CAPS, [entry()], opts));
-    expect(row).toEqual(["1", "1", "agent", "/submissions/1", "90.67", "84", "97.3", "1234567", "12.35", "0.9467", "m1", "2026-11-22T04:59:54.921Z"]);
+    expect(row).toEqual(["1", "1", "agent", "/submissions/1", "90.67", "84", "97.3", "1", "1234567", "12.35", "0.9467", "m1", "2026-11-22T04:59:54.921Z"]);
   });
 
   it("makes entry URLs absolute when the site's origin is known", () => {
@@ -185,6 +188,16 @@ describe("leaderboardCsv", () => {
     expect(cell("models")).toBe("a,b; '+x"); // the second model could start a cell in a ";" locale
     expect(cell("maintainer")).toBe("line\r\nbreak");
     expect(rows[1]).toHaveLength(HEADER.length);
+  });
+
+  it("exports pass^k in the pass^k view, as the cells show it: empty for one trial and for a capability not submitted", () => {
+    const opts = { ...visible("metric=passk&hide=cost,tokens,latency,latency_p95,coverage,models,maintainer,date,badges"), metric: "passk" as const };
+    expect(leaderboardCsvHeader(CAPS, opts)).toEqual(["rank", "id", "agent", "url", "overall_pass_k", "api_chaining_pass_k", "multihop_pass_k", "trials"]);
+    const four = entry({ id: 2, trials: 4, passK: { overall: 58.6049, capabilities: { api_chaining: 57.3333, multihop: 61.3333 } }, capabilities: { api_chaining: { score: 74, ciLow: 66, ciHigh: 83, submitted: true }, multihop: { score: 0, ciLow: 0, ciHigh: 0, submitted: false } } });
+    const rows = parseCsv(leaderboardCsv(CAPS, [four, entry({ id: 1 })], opts));
+    expect(rows[1]).toEqual(["1", "2", "agent", "/submissions/2", "58.6", "57.33", "", "4"]);
+    expect(rows[2]).toEqual(["1", "1", "agent", "/submissions/1", "", "", "", "1"]);
+    expect(leaderboardRecords(CAPS, [four], opts)[0]).toMatchObject({ overall_pass_k: 58.6, api_chaining_pass_k: 57.33, multihop_pass_k: null, trials: 4 });
   });
 
   it("names badges in a fixed order", () => {

@@ -6,6 +6,7 @@ import {
   columnIds,
   DEFAULT_VIEW,
   isDefaultView,
+  metricValue,
   parseView,
   queryString,
   rankCounts,
@@ -36,6 +37,8 @@ function entry(id: number, rank: number, over: Partial<LeaderboardEntry> & { cap
     badges: { verified: true, partial: false, demo: false, flagged: false },
     flags: [],
     cost: { latencyMedianS: null, latencyP95S: null, totalTokens: null, costUsd: null },
+    trials: 1,
+    passK: null,
     ...rest,
   };
 }
@@ -64,10 +67,11 @@ describe("parseView", () => {
     expect(parseView({}, CAPS)).toEqual(DEFAULT_VIEW);
   });
 
-  it("reads sort, dir, q, hide and the badge filters from URLSearchParams or a Next searchParams record", () => {
-    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", flagged: "hide", vs: "latency" };
-    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&flagged=0&vs=latency"), CAPS)).toEqual(expected);
-    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", flagged: "0", vs: "latency" }, CAPS)).toEqual(expected);
+  it("reads sort, dir, q, hide, the badge filters and the metric from URLSearchParams or a Next searchParams record", () => {
+    const expected: ViewState = { sort: "multihop", dir: "asc", q: "gpt lab", hide: ["cost", "maintainer", "date"], verified: "only", partial: "hide", demo: "hide", flagged: "hide", vs: "latency", metric: "passk" };
+    expect(parseView(new URLSearchParams("sort=multihop&dir=asc&q=+gpt+lab+&hide=date,maintainer,cost&verified=1&partial=0&demo=0&flagged=0&vs=latency&metric=passk"), CAPS)).toEqual(expected);
+    expect(parseView({ sort: "multihop", dir: "asc", q: ["gpt lab", "ignored"], hide: "date,maintainer,cost", verified: "1", partial: "0", demo: "0", flagged: "0", vs: "latency", metric: "passk" }, CAPS)).toEqual(expected);
+    for (const metric of ["", "PASSK", "pass^k", "mean"]) expect(parseView({ metric }, CAPS).metric).toBe("score");
   });
 
   it("uses the column's natural direction when dir is missing: scores descending, names and rank ascending", () => {
@@ -105,9 +109,9 @@ describe("serializeView", () => {
   });
 
   it("writes only what differs, with readable commas, and round-trips through parseView", () => {
-    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", flagged: "any", vs: "cost" };
+    const v: ViewState = { sort: "multihop", dir: "desc", q: "claude", hide: ["latency_p95", "maintainer", "date"], verified: "only", partial: "hide", demo: "any", flagged: "any", vs: "cost", metric: "passk" };
     const qs = queryString(serializeView(v));
-    expect(qs).toBe("sort=multihop&dir=desc&q=claude&hide=latency_p95,maintainer,date&verified=1&partial=0&vs=cost");
+    expect(qs).toBe("sort=multihop&dir=desc&q=claude&hide=latency_p95,maintainer,date&verified=1&partial=0&vs=cost&metric=passk");
     expect(parseView(new URLSearchParams(qs), CAPS)).toEqual(v);
     expect(isDefaultView(v)).toBe(false);
   });
@@ -219,8 +223,8 @@ describe("applyView", () => {
 });
 
 describe("columns and ties", () => {
-  it("leads with rank, agent and overall (the phone's sticky set), then capabilities, cost and the rest", () => {
-    expect(columnIds(CAPS)).toEqual(["rank", "agent", "overall", "api_chaining", "multihop", "cost", "tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date", "badges"]);
+  it("leads with rank, agent and overall (the phone's sticky set), then capabilities, trials, cost and the rest", () => {
+    expect(columnIds(CAPS)).toEqual(["rank", "agent", "overall", "api_chaining", "multihop", "trials", "cost", "tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date", "badges"]);
   });
 
   it("counts entries per official rank", () => {
@@ -257,5 +261,29 @@ describe("chart series", () => {
       ["2026-01-04", 70, "agent-4"],
       ["2026-01-05", 70, "agent-4"],
     ]);
+  });
+});
+
+describe("the pass^k view", () => {
+  // Entries 4 and 5 ran trials; entry 4 did not submit multihop.
+  const withTrials = ENTRIES.map((e) =>
+    e.id === 4 ? { ...e, trials: 4, passK: { overall: 30, capabilities: { api_chaining: 60, multihop: 0 } } } : e.id === 5 ? { ...e, trials: 3, passK: { overall: 70, capabilities: { api_chaining: 40, multihop: 55 } } } : e,
+  );
+
+  it("reads pass^k where an entry has k > 1 trials, nothing for one trial or a capability not submitted", () => {
+    const [one, , , four, five] = withTrials;
+    expect([metricValue(four!, "overall", "passk"), metricValue(four!, "api_chaining", "passk"), metricValue(four!, "multihop", "passk")]).toEqual([30, 60, null]);
+    expect(metricValue(five!, "multihop", "passk")).toBe(55);
+    expect([metricValue(one!, "overall", "passk"), metricValue(one!, "api_chaining", "passk")]).toEqual([null, null]);
+    expect(metricValue(one!, "overall", "score")).toBe(99);
+  });
+
+  it("sorts score columns by pass^k, entries without one last, and leaves ranks and the mean-score sort alone", () => {
+    expect(ids(applyView(withTrials, view({ sort: "overall", dir: "desc", metric: "passk" })))).toEqual([5, 4, 1, 2, 3]);
+    expect(ids(applyView(withTrials, view({ sort: "overall", dir: "asc", metric: "passk" })))).toEqual([4, 5, 1, 2, 3]);
+    expect(ids(applyView(withTrials, view({ sort: "multihop", dir: "desc", metric: "passk" })))).toEqual([5, 1, 2, 3, 4]);
+    expect(ids(applyView(withTrials, view({ sort: "overall", dir: "desc" })))).toEqual([1, 2, 3, 5, 4]);
+    expect(ids(applyView(withTrials, view({ sort: "trials", dir: "desc" })))).toEqual([4, 5, 1, 2, 3]);
+    expect(applyView(withTrials, view({ metric: "passk" })).map((e) => e.rank)).toEqual([1, 2, 2, 4, 5]);
   });
 });

@@ -22,6 +22,8 @@ function entry(i: number): LeaderboardEntry {
     date: new Date(Date.UTC(2026, 10, 25, 8, i, 3, 123)).toISOString(),
     badges: { verified: i % 2 === 0, partial: i % 4 === 0, demo: i % 5 === 0, flagged: i % 3 === 1 },
     flags: i % 3 === 1 ? (i % 2 ? ["duplicate", "canary"] : ["unsupported_answers"]) : [],
+    trials: i % 2 ? 4 : 1,
+    passK: i % 2 ? { overall: 58.6125, capabilities: { api_chaining: 57.3333, multiturn: 49.1 } } : null,
     cost: i % 3 === 0 ? { costUsd: null, totalTokens: null, latencyMedianS: null, latencyP95S: null } : { costUsd: 4.48125, totalTokens: 1_203_456, latencyMedianS: 18.9, latencyP95S: 38.75 },
   };
 }

@@ -69,10 +69,13 @@ export default async function ItemPage({ params, searchParams }: Props) {
   const access = entryAccess(db, id, { maintainer, wantsFull: firstParam(sp, "full") === "1" });
   const detail = access && id !== null ? getSubmission(db, id, { limits: access.limits }) : null;
   if (!access || !detail?.run) notFound();
-  const item = getItem(db, detail.run.id, capability, uuid, { showGroundTruth: detail.benchmark.showGroundTruth, limits: access.limits });
+  // The list this item was opened from (the table's filter and sort travel in the URL). In a run
+  // of k trials, `trial` names the item's trial (1 when absent), and previous/next stay in it.
+  const fromUrl = itemFiltersFrom(sp);
+  const trials = detail.run.trials;
+  const filters = trials > 1 ? { ...fromUrl, trial: fromUrl.trial ?? 1 } : fromUrl;
+  const item = getItem(db, detail.run.id, capability, uuid, { showGroundTruth: detail.benchmark.showGroundTruth, limits: access.limits, trial: filters.trial ?? 1 });
   if (!item) notFound();
-  // The list this item was opened from (the table's filter and sort travel in the URL).
-  const filters = itemFiltersFrom(sp);
   const position = itemPosition(db, detail.run.id, filters, item);
   const query = itemQuery({ ...filters, page: undefined });
   const entry = `/submissions/${detail.id}`;
@@ -106,6 +109,11 @@ export default async function ItemPage({ params, searchParams }: Props) {
         <dl className="grid grid-cols-2 gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-3 lg:grid-cols-6 dark:border-slate-800">
           <Fact term="Capability">{capLabel}</Fact>
           <Fact term="Domain">{item.domain}</Fact>
+          {trials > 1 ? (
+            <Fact term="Trial">
+              {item.trial} of {trials}
+            </Fact>
+          ) : null}
           <Fact term="Outcome">
             <OutcomeText item={item} />
           </Fact>
