@@ -67,7 +67,7 @@ describe("unsupported answers", () => {
   it("flag the fabricator in every capability, and no other entry of either demo", () => {
     const board = getLeaderboard(db)!;
     const flags = Object.fromEntries(board.entries.map((e) => [e.agent, e.flags]));
-    expect(flags).toEqual({ oracle: [], "strong-agent": [], "policy-breaker": [], "partial-entry": [], "weak-agent": [], fabricator: ["unsupported_answers"] });
+    expect(flags).toEqual({ oracle: [], "strong-agent": [], "steady-agent": [], "policy-breaker": [], "partial-entry": [], "weak-agent": [], fabricator: ["unsupported_answers"] });
     expect(board.entries.find((e) => e.agent === "fabricator")!.badges.flagged).toBe(true);
     const nvidia = getLeaderboard(db, { benchmark: "demo-nvidia" })!;
     expect(nvidia.entries.length).toBe(4);
