@@ -163,7 +163,8 @@ describe("GitHub submissions on the running app", () => {
     await workerGitHubPass(); // the server sends nothing to GitHub; the worker mirrors the approval
     await page.goto(`${app.url}/`);
     expect(await page.getByText(AGENT).count()).toBeGreaterThan(0);
-    expect(await page.evaluate(() => document.querySelectorAll("b").length)).toBe(0); // the name stayed text
+    // The name stayed text: no <b> element holds its inner word (the board's own score cells use <b> for the score).
+    expect(await page.evaluate(() => [...document.querySelectorAll("b")].some((b) => b.textContent === "agent"))).toBe(false);
 
     const published = await until(() => (status(issueNumber)?.includes("Published") ? status(issueNumber) : undefined), "the published status on the issue");
     expect(published).toMatch(/\*\*Overall\*\*/);
