@@ -19,6 +19,7 @@ import { checkStringLimits } from "./string-limits";
 import { bundleFiles } from "./dataset-outputs";
 import { checkOutputsFile, readEntry, readOutputsJson, type OutputsFileCheck } from "./outputs-file";
 import { startFileThreads, type FileThreadOptions } from "./file-threads";
+import { boundHeap } from "./heap-bound";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
 /** One trial's predictions (a plain bundle is one trial). */
@@ -81,6 +82,8 @@ export interface ValidateOptions {
   keepPredictions?: boolean;
   /** Worker threads for reading outputs files, used only when predictions are not kept (file-threads.ts). */
   threads?: FileThreadOptions;
+  /** Collect garbage between files when the heap has grown (heap-bound.ts), for a caller that enabled a collector; predictions not kept only. */
+  boundHeap?: boolean;
 }
 
 export async function validateBundle(location: string, target: ValidationTarget, opts: ValidateOptions = {}): Promise<ValidationOutcome> {
@@ -155,6 +158,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
         mine.set(cap.spec.id, ids);
         scorer.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids });
         records += checked.records;
+        if (opts.boundHeap) boundHeap();
         continue;
       }
       const value = await readOutputsJson(fileAt(i), sink, limits, scorer.readsPythonValues);

@@ -9,11 +9,13 @@ import { parentPort, workerData } from "node:worker_threads";
 import { recordReaderOf } from "../scoring/capability-scorers/record-readers";
 import { pack, type ThreadReply, type ThreadRequest } from "./file-threads";
 import type { ValidationLimits } from "./limits";
+import { boundHeap, enableCollector } from "./heap-bound";
 import { checkOutputsFile } from "./outputs-file";
 
 const port = parentPort;
 if (port) {
-  const { limits } = workerData as { limits: ValidationLimits };
+  const { limits, boundHeap: bounded } = workerData as { limits: ValidationLimits; boundHeap?: boolean };
+  if (bounded) enableCollector();
   port.on("message", async (m: ThreadRequest) => {
     let reply: ThreadReply;
     try {
@@ -30,5 +32,6 @@ if (port) {
       reply = { id: m.id, error: err instanceof Error ? err.message : String(err) };
     }
     port.postMessage(reply);
+    if (bounded) boundHeap();
   });
 }

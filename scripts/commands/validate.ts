@@ -1,5 +1,6 @@
 /** `validate <bundle> --benchmark <dir> [--json] [--out report.json] [--no-cache]`: exit 0 valid, 1 invalid, 2 usage. */
 import { writeFile } from "node:fs/promises";
+import { enableCollector } from "../../lib/validate/heap-bound";
 import { renderReportMarkdown } from "../../lib/validate/report";
 import { validateBundle } from "../../lib/validate/validate-bundle";
 import { bundleOrFail, fileThreads, loadIndexOrFail } from "./load";
@@ -16,9 +17,11 @@ export async function validateCommand(bundle: string, flags: ValidateFlags): Pro
   await bundleOrFail(bundle);
   const { index, note } = await loadIndexOrFail(flags.benchmark, flags.cache !== false);
   if (note) process.stderr.write(`note: ${note}\n`);
-  // Only the report is needed: predictions are not kept, so memory follows the largest file.
+  // Only the report is needed: predictions are not kept, and the heap is collected between
+  // files once it grows, so memory follows the largest file.
+  enableCollector();
   const threads = fileThreads();
-  const { report } = await validateBundle(bundle, index, { keepPredictions: false, ...(threads ? { threads } : {}) });
+  const { report } = await validateBundle(bundle, index, { keepPredictions: false, boundHeap: true, ...(threads ? { threads: { ...threads, boundHeap: true } } : {}) });
   const json = JSON.stringify(report, null, 2);
   if (flags.out) await writeFile(flags.out, json + "\n");
   process.stdout.write(flags.json ? json + "\n" : renderReportMarkdown(report));
