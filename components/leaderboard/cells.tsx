@@ -117,9 +117,8 @@ function FlaggedBadge({ flags }: { flags: readonly IntegrityFlagKind[] }) {
   const kinds = flags.map((k) => FLAG_KIND_LABELS[k]).join(", ");
   const title = `Integrity flags: ${kinds}. The entry's page says what triggered each.`;
   return (
-    <li title={title} data-badge="flagged" className="bg-red-100 text-red-900 dark:bg-red-900/50 dark:text-red-200">
+    <li title={title} data-badge="flagged" className="lb-flag">
       {`⚑ flagged: ${kinds}`}
-      <span className="sr-only">{` (${title})`}</span>
     </li>
   );
 }
