@@ -6,7 +6,7 @@
  * store of its own, which validation then absorbs in bundle order.
  */
 import { DiagnosticSink, DiagnosticStore, preview, type Diagnostic } from "../formats/diagnostic";
-import { readJson, scanJson, tooDeepAt } from "../formats/read-json";
+import { readJson, scanJson } from "../formats/read-json";
 import type { DialogueRead, RecordReader } from "../scoring/capability-scorers/capability-scorer";
 import type { BundleFile } from "./bundle-source";
 import type { ValidationLimits } from "./limits";
@@ -42,12 +42,8 @@ export function parseBounded(bytes: Buffer, sink: DiagnosticSink, limits: Valida
     return undefined;
   }
   if (json.hadBom) sink.warn("utf8_bom", "file starts with a UTF-8 byte order mark; ignored");
-  // Scoring recurses into arguments and answers (canonical JSON, prompts, storage): refuse what would overflow it.
-  const deep = tooDeepAt(json.value, limits.maxJsonDepth);
-  if (deep) {
-    sink.error("too_deep", `value nested more than ${limits.maxJsonDepth} levels deep; expected plain records, tool calls and answers`, { path: deep });
-    return undefined;
-  }
+  // No second walk for depth: the scan above already refused any nesting past maxJsonDepth
+  // (scoring recurses into arguments and answers, so it must), and parsing adds none.
   return json.value;
 }
 
