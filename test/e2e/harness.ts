@@ -40,22 +40,24 @@ export async function loadDemos(db: Db, deps: ScoringDeps): Promise<void> {
   await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps, undefined, { isDefault: false });
 }
 
+/** Opens a test database with its scoring deps, runs `fill`, and closes both whatever happens. */
+export async function seedDatabase(dbFile: string, fill: (db: Db, deps: ScoringDeps) => Promise<void>): Promise<void> {
+  const db = openDatabase(dbFile);
+  const deps = createScoringDeps(db);
+  try {
+    await fill(db, deps);
+  } finally {
+    await deps.close();
+    db.$client.close();
+  }
+}
+
 /** Loads the demo entries into a new database and serves the production build on it. */
 export async function startApp(seed?: (dbFile: string) => Promise<void>, env: Record<string, string> = {}): Promise<App> {
   if (!existsSync(path.join(repo, ".next/BUILD_ID"))) throw new Error("no production build: the test command runs `next build` first");
   const dir = mkdtempSync(path.join(tmpdir(), "agentboard-e2e-"));
   const dbFile = path.join(dir, "e2e.db");
-  if (seed) await seed(dbFile);
-  else {
-    const db = openDatabase(dbFile);
-    const deps = createScoringDeps(db);
-    try {
-      await loadDemos(db, deps);
-    } finally {
-      await deps.close();
-      db.$client.close();
-    }
-  }
+  await (seed ? seed(dbFile) : seedDatabase(dbFile, loadDemos));
   const port = await freePort();
   const server = spawnServer({ port, cwd: repo, env: { ...env, AGENTBOARD_DB: dbFile }, detached: true });
   const url = `http://127.0.0.1:${port}`;

@@ -13,10 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { DEMO_DIR } from "@/scripts/demo/build-demo";
-import { criticalViolations, launchBrowser, loadDemos, screenshot, startApp, type App } from "./harness";
+import { criticalViolations, launchBrowser, loadDemos, screenshot, startApp, seedDatabase, type App } from "./harness";
 
 const ADMIN = "maintainer-token-for-the-story";
 const REPOSITORY = "bench-org/bench";
@@ -34,19 +33,14 @@ function renamed(agent: string): string {
 
 /** Both demos published, one more entry scored and awaiting approval, two waiting for the worker. */
 async function seed(dbFile: string) {
-  const db = openDatabase(dbFile);
-  const deps = createScoringDeps(db);
-  try {
+  await seedDatabase(dbFile, async (db, deps) => {
     await loadDemos(db, deps);
     const { versionId } = await registerBenchmark(db, DEMO_DIR, { isDefault: true, now: new Date() });
     const ingest = (agent: string) => ingestBundle(db, { versionId, bundlePath: renamed(agent), source: "local", sourceRef: agent, actor: "e2e" }, () => new Date());
     await ingest(CANDIDATE);
     await runWorker(db, deps, { untilIdle: true });
     for (const agent of WAITING) await ingest(agent);
-  } finally {
-    await deps.close();
-    db.$client.close();
-  }
+  });
 }
 
 let app: App;

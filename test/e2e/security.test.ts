@@ -12,11 +12,10 @@ import { openDatabase } from "@/db/client";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve } from "@/lib/submissions/review";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
 import { GOOD_BUNDLE, INVALID_BUNDLE, MINI_BENCHMARK } from "../helpers/mini-fixtures";
-import { freePort, repo, startApp, type App } from "./harness";
+import { freePort, repo, startApp, seedDatabase, type App } from "./harness";
 
 const ADMIN = "maintainer-token-for-security-tests";
 const bundles = mkdtempSync(path.join(tmpdir(), "agentboard-sec-bundles-"));
@@ -32,9 +31,7 @@ function copyBundle(from: string, name: string, agent?: string): string {
 
 /** One published entry, one scored but not approved, one invalid; all sent through the CLI path. */
 async function seed(dbFile: string) {
-  const db = openDatabase(dbFile);
-  const deps = createScoringDeps(db);
-  try {
+  await seedDatabase(dbFile, async (db, deps) => {
     const { versionId } = await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: new Date() });
     const ingest = async (bundle: string) => (await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, () => new Date())).submissionId;
     ids.published = await ingest(copyBundle(GOOD_BUNDLE, "public", "public-agent"));
@@ -44,10 +41,7 @@ async function seed(dbFile: string) {
     approve(db, ids.published, { actor: "e2e", at: new Date() });
     const item = db.$client.prepare("SELECT i.capability, i.uuid FROM item_results i JOIN submissions s ON s.current_run_id = i.run_id WHERE s.id = ? LIMIT 1").get(ids.hidden) as { capability: string; uuid: string };
     hiddenItem = `/submissions/${ids.hidden}/items/${encodeURIComponent(item.capability)}/${encodeURIComponent(item.uuid)}`;
-  } finally {
-    await deps.close();
-    db.$client.close();
-  }
+  });
 }
 
 let app: App;

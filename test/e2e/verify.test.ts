@@ -9,18 +9,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
 import type { RunManifest } from "@/lib/scoring/manifest";
 import type { VerdictExport } from "@/lib/scoring/verdict-export";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
 import { ingestBundle } from "@/lib/submissions/ingest";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { DEMO_DIR } from "@/scripts/demo/build-demo";
 import { GOOD_BUNDLE, MINI_BENCHMARK, renamedGoodBundle } from "../helpers/mini-fixtures";
 import { runCli } from "../helpers/run-cli";
-import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
+import { criticalViolations, launchBrowser, screenshot, startApp, seedDatabase, type App } from "./harness";
 
 const ADMIN = "maintainer-token-for-verify-tests";
 const work = mkdtempSync(path.join(tmpdir(), "agentboard-e2e-verify-"));
@@ -28,19 +26,14 @@ const ids = { strong: 0, hidden: 0 };
 
 /** The demo's entries, published; and a mini entry scored but not approved. */
 async function seed(dbFile: string) {
-  const db = openDatabase(dbFile);
-  const deps = createScoringDeps(db);
-  try {
+  await seedDatabase(dbFile, async (db, deps) => {
     await loadDemoEntries(db, DEMO_DIR, deps);
     ids.strong = (db.$client.prepare("SELECT id FROM submissions WHERE agent_name = 'strong-agent'").get() as { id: number }).id;
     const { versionId } = await registerBenchmark(db, MINI_BENCHMARK, { now: new Date() });
     const bundle = renamedGoodBundle(path.join(work, "hidden"), "hidden-agent");
     ids.hidden = (await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, () => new Date())).submissionId;
     await runWorker(db, deps, { untilIdle: true });
-  } finally {
-    await deps.close();
-    db.$client.close();
-  }
+  });
 }
 
 let app: App;

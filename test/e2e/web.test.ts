@@ -12,22 +12,19 @@ import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve, withdraw } from "@/lib/submissions/review";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
 import { getItem, getSubmission } from "@/lib/queries/submission";
 import { listItems } from "@/lib/queries/item-list";
 import { expectedCallValues, quotes, secretsOf } from "../helpers/private-values";
-import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
+import { criticalViolations, launchBrowser, screenshot, startApp, seedDatabase, type App } from "./harness";
 
 const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 
 /** The entries of both demos, plus the oracle's bundle under a hostile agent name. */
 async function seed(dbFile: string) {
-  const db = openDatabase(dbFile);
-  const deps = createScoringDeps(db);
-  try {
+  await seedDatabase(dbFile, async (db, deps) => {
     await loadDemoEntries(db, DEMO_DIR, deps);
     await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps, undefined, { isDefault: false });
     const bundle = path.join(mkdtempSync(path.join(tmpdir(), "agentboard-hostile-")), "bundle");
@@ -37,10 +34,7 @@ async function seed(dbFile: string) {
     const { submissionId } = await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "e2e" }, () => new Date());
     await runWorker(db, deps, { untilIdle: true });
     approve(db, submissionId, { actor: "e2e", at: new Date() });
-  } finally {
-    await deps.close();
-    db.$client.close();
-  }
+  });
 }
 
 let app: App;
