@@ -21,8 +21,6 @@ import { scorerOf } from "../scoring/capability-scorers/registry";
 import { dialogueIndex, dialogueIndexOf, indexCapability, type DialogueIndex, type IndexedCapability, type IndexedDialogue } from "./capability-data";
 import { sha256 } from "./content-hash";
 import { loadBenchmark, loadBenchmarkSpec, type Benchmark } from "./load-benchmark";
-
-export { dialogueIndexOf, type DialogueIndex, type IndexedCapability, type IndexedDialogue } from "./capability-data";
 import type { BenchmarkSpec, CapabilitySpec } from "./spec";
 
 export interface GroundTruthIndex {
