@@ -88,7 +88,7 @@ export function indexCacheFile(dir: string, spec: Pick<BenchmarkSpec, "slug" | "
  */
 export async function loadGroundTruthIndex(root: string, cache?: IndexCacheOptions): Promise<LoadedIndex> {
   const { spec, yamlText } = await loadBenchmarkSpec(root);
-  const full = async (note?: string): Promise<LoadedIndex> => ({ index: indexBenchmark(await loadBenchmark(root)), source: "loaded", ...(note ? { note } : {}) });
+  const full = async (): Promise<LoadedIndex> => ({ index: indexBenchmark(await loadBenchmark(root, { spec })), source: "loaded" });
   if (!cache) return full();
   // Only capabilities read as records (the waterfall's dialogues) have an index to cache.
   if (spec.capabilities.some((c) => !scorerOf(c.scorer).records)) return full();
@@ -112,7 +112,7 @@ export async function loadGroundTruthIndex(root: string, cache?: IndexCacheOptio
   const files: FileStamp[] = [];
   for (const f of listed) files.push([f.rel, f.size, f.mtimeMs, sha256(readFileSync(path.join(root, f.rel)))]);
   const writtenAt = Date.now();
-  const index = indexBenchmark(await loadBenchmark(root));
+  const index = indexBenchmark(await loadBenchmark(root, { spec }));
   const note = await writeCache(file, {
     schema: INDEX_SCHEMA,
     salt: cache.salt,
