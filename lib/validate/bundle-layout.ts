@@ -97,6 +97,7 @@ export function mapLayout(paths: readonly string[], capabilities: readonly Capab
     if (isMetadata(rel)) metadataPath = full;
     else if (!SIDE_CAR.test(rel) && !rel.endsWith(".log")) diagnostics.push({ severity: "warning", code: "ignored_file", file: full, message: "file at the bundle root is not part of the format; ignored" });
   }
+  // Trial by trial, each trial's files in path order (mapTrial sorts them).
   for (let t = 1; t <= trials; t++) {
     const dir = numbered.get(t);
     if (!dir) continue;
@@ -107,7 +108,6 @@ export function mapLayout(paths: readonly string[], capabilities: readonly Capab
     diagnostics.push(...one.diagnostics);
     if (one.domainFiles.length === 0) diagnostics.push({ severity: "error", code: "empty_trial", file: `${prefix}${dir}`, message: "trial holds no prediction files; expected <capability_dir>/<domain>.json inside it, as in every other trial" });
   }
-  domainFiles.sort((a, b) => a.trial - b.trial || (a.path < b.path ? -1 : 1));
   const trialDirs = Array.from({ length: trials }, (_, i) => `${prefix}trial_${i + 1}/`);
   return { domainFiles, attachments, ...(metadataPath ? { metadataPath } : {}), trials, trialDirs, diagnostics };
 }
