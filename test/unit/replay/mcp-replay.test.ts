@@ -127,6 +127,27 @@ describe("createMcpReplay", () => {
     await replay.close();
   });
 
+  it("says where the ground-truth responses came from, for the run's manifest", async () => {
+    const b = makeBenchmark(env);
+    const cap = b.capabilities[0]!.spec;
+    // Nothing stored: replayed here (a second ask is answered from memory, still replayed here).
+    const fresh = createMcpReplay(b, { connect: fakeServer([]) });
+    expect(fresh.groundTruthSource?.()).toBe("environment");
+    await fresh.replayGroundTruth(cap, "u1");
+    await fresh.replayGroundTruth(cap, "u1");
+    expect(fresh.groundTruthSource?.()).toBe("replayed");
+    await fresh.close();
+    // A stored replay file: stored, then stored and replayed once an item is missing from it.
+    const store = createMemoryGroundTruthStore();
+    store.set("c1", "u1", [{ turnId: 0, responses: ["stored"] }]);
+    const stored = createMcpReplay(b, { connect: fakeServer([]), groundTruth: store });
+    await stored.replayGroundTruth(cap, "u1");
+    expect(stored.groundTruthSource?.()).toBe("stored");
+    await stored.replayGroundTruth(cap, "u2");
+    expect(stored.groundTruthSource?.()).toBe("stored+replayed");
+    await stored.close();
+  });
+
   it("fails a dialogue whose server dies with a clear message, then goes on with a new server", async () => {
     const log: string[] = [];
     const b = makeBenchmark(env);
