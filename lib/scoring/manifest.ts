@@ -12,7 +12,8 @@ import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, DEFAULT_QA_TEMPLATE
 import { sha256 } from "./judges/grade-cache";
 import type { GradeUse } from "./judges/grade-log";
 import type { RecordedJudge } from "./judges/judge-settings";
-import { buildPrompt, type ChatMessage } from "./judges/prompts";
+import { promptHashOf } from "./judges/grade-prompt";
+import { buildPrompt } from "./judges/prompts";
 import type { ItemResult } from "./item-result";
 
 /** What Agentboard was when it scored: the package version, and the commit when the caller knows it. */
@@ -117,7 +118,6 @@ export function endpointClass(baseUrl: string | null | undefined): EndpointClass
 
 /** Placeholders filled with their own names: the template's text, whatever it is later filled with. */
 const probeVars = (spec: TemplateSpec) => Object.fromEntries(spec.allowed.map((a) => [a, `{${a}}`]));
-const hashMessages = (messages: ChatMessage[]) => sha256(JSON.stringify(messages));
 
 let promptHashes: Record<string, string> | undefined;
 
@@ -128,13 +128,13 @@ let promptHashes: Record<string, string> | undefined;
  */
 export function judgePromptHashes(): Record<string, string> {
   promptHashes ??= {
-    correctness: hashMessages(buildPrompt({ kind: "correctness", question: "{question}", answer: "{answer}", answerValue: "{answer}", reference: "{reference}", referenceValue: "{reference}" })),
-    groundedness: hashMessages(buildPrompt({ kind: "groundedness", question: "{question}", answer: "{answer}", answerValue: "{answer}", evidence: ["{evidence}"] })),
-    qa: hashMessages(scoreMessages(DEFAULT_QA_TEMPLATE, probeVars(TEMPLATE_SPECS.qa))),
-    trajectory_reference: hashMessages(scoreMessages(DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, probeVars(TEMPLATE_SPECS.trajectoryWithReference))),
-    trajectory_free: hashMessages(scoreMessages(DEFAULT_TRAJECTORY_FREE_TEMPLATE, probeVars(TEMPLATE_SPECS.trajectoryWithoutReference))),
-    report_field: hashMessages(scoreMessages(DEFAULT_FIELD_TEMPLATE, probeVars(TEMPLATE_SPECS.field))),
-    field_discovery: hashMessages(discoveryMessages(DEFAULT_DISCOVERY_TEMPLATE, probeVars(TEMPLATE_SPECS.discovery))),
+    correctness: promptHashOf(buildPrompt({ kind: "correctness", question: "{question}", answer: "{answer}", answerValue: "{answer}", reference: "{reference}", referenceValue: "{reference}" })),
+    groundedness: promptHashOf(buildPrompt({ kind: "groundedness", question: "{question}", answer: "{answer}", answerValue: "{answer}", evidence: ["{evidence}"] })),
+    qa: promptHashOf(scoreMessages(DEFAULT_QA_TEMPLATE, probeVars(TEMPLATE_SPECS.qa))),
+    trajectory_reference: promptHashOf(scoreMessages(DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, probeVars(TEMPLATE_SPECS.trajectoryWithReference))),
+    trajectory_free: promptHashOf(scoreMessages(DEFAULT_TRAJECTORY_FREE_TEMPLATE, probeVars(TEMPLATE_SPECS.trajectoryWithoutReference))),
+    report_field: promptHashOf(scoreMessages(DEFAULT_FIELD_TEMPLATE, probeVars(TEMPLATE_SPECS.field))),
+    field_discovery: promptHashOf(discoveryMessages(DEFAULT_DISCOVERY_TEMPLATE, probeVars(TEMPLATE_SPECS.discovery))),
   };
   return promptHashes;
 }
