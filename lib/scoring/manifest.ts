@@ -14,7 +14,7 @@ import type { GradeUse } from "./judges/grade-log";
 import type { RecordedJudge } from "./judges/judge-settings";
 import { promptHashOf } from "./judges/grade-prompt";
 import { buildPrompt } from "./judges/prompts";
-import type { ItemResult } from "./item-result";
+import { trialItemKey, type ItemResult } from "./item-result";
 
 /** What Agentboard was when it scored: the package version, and the commit when the caller knows it. */
 export interface AgentboardVersion {
@@ -70,7 +70,7 @@ export const trialOf = (item: object): number => {
 export function buildManifest(input: ManifestInput): RunManifest {
   const { benchmark, items } = input;
   const judge = judgeOf(input.judge);
-  const hashes = items.flatMap((i) => (i.scorer === "waterfall" && i.groundTruthHash ? [`${i.capability}\0${i.uuid}\0${trialOf(i)}\0${i.groundTruthHash}`] : []));
+  const hashes = items.flatMap((i) => (i.scorer === "waterfall" && i.groundTruthHash ? [`${trialItemKey(i.capability, i.uuid, trialOf(i))}\0${i.groundTruthHash}`] : []));
   const grades = gradesOf(items);
   return {
     schema: "agentboard.manifest/1",
