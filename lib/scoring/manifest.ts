@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { BenchmarkContentParts } from "../benchmark/content-hash";
+import { formatZodIssues } from "../benchmark/spec";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
 import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, DEFAULT_QA_TEMPLATE, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, discoveryMessages, scoreMessages, TEMPLATE_SPECS, type TemplateSpec } from "./evaluators/prompts";
@@ -194,5 +195,5 @@ const manifestSchema = z.object({
 export function parseManifest(value: unknown): { ok: true; manifest: RunManifest } | { ok: false; error: string } {
   const r = manifestSchema.safeParse(value);
   if (r.success) return { ok: true, manifest: r.data };
-  return { ok: false, error: `not an Agentboard run manifest (${r.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ")})` };
+  return { ok: false, error: `not an Agentboard run manifest (${formatZodIssues(r.error).slice(0, 3).join("; ")})` };
 }
