@@ -35,6 +35,6 @@ export function checkIntegrity(benchmark: Benchmark, submission: Pick<Submission
     if (found && share && threshold !== null) flags.push(unsupportedAnswersFlag(cap.id, cap.label, share, threshold, found));
   }
   const canaries = scanCanaries(submission, spec.canaries);
-  if (canaries.items.length > 0 || canaries.inMetadata) flags.push(canaryFlag(canaries.items, canaries.items.length, canaries.inMetadata));
+  if (canaries.items.length > 0 || canaries.inMetadata) flags.push(canaryFlag(canaries.items, canaries.inMetadata));
   return { flags, unsupportedAnswers: shares };
 }

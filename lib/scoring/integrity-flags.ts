@@ -76,7 +76,9 @@ export function unsupportedAnswersFlag(capability: string, label: string, s: Uns
   };
 }
 
-export function canaryFlag(items: FlaggedItem[], count: number, inMetadata: boolean): IntegrityFlag {
+/** Every item that holds a canary (the flag lists a page of them and counts them all). */
+export function canaryFlag(items: FlaggedItem[], inMetadata: boolean): IntegrityFlag {
+  const count = items.length;
   const where = [count > 0 ? `the submitted text of ${itemsWord(count)}` : "", inMetadata ? "the bundle's metadata" : ""].filter(Boolean).join(" and ");
   return {
     kind: "canary",

@@ -6,14 +6,16 @@
  */
 import { z } from "zod";
 import type { BenchmarkContentParts } from "../benchmark/content-hash";
+import { formatZodIssues } from "../benchmark/spec";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
 import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, DEFAULT_QA_TEMPLATE, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, discoveryMessages, scoreMessages, TEMPLATE_SPECS, type TemplateSpec } from "./evaluators/prompts";
 import { sha256 } from "./judges/grade-cache";
 import type { GradeUse } from "./judges/grade-log";
 import type { RecordedJudge } from "./judges/judge-settings";
-import { buildPrompt, type ChatMessage } from "./judges/prompts";
-import type { ItemResult } from "./item-result";
+import { promptHashOf } from "./judges/grade-prompt";
+import { buildPrompt } from "./judges/prompts";
+import { trialItemKey, type ItemResult } from "./item-result";
 
 /** What Agentboard was when it scored: the package version, and the commit when the caller knows it. */
 export interface AgentboardVersion {
@@ -69,7 +71,7 @@ export const trialOf = (item: object): number => {
 export function buildManifest(input: ManifestInput): RunManifest {
   const { benchmark, items } = input;
   const judge = judgeOf(input.judge);
-  const hashes = items.flatMap((i) => (i.scorer === "waterfall" && i.groundTruthHash ? [`${i.capability}\0${i.uuid}\0${trialOf(i)}\0${i.groundTruthHash}`] : []));
+  const hashes = items.flatMap((i) => (i.scorer === "waterfall" && i.groundTruthHash ? [`${trialItemKey(i.capability, i.uuid, trialOf(i))}\0${i.groundTruthHash}`] : []));
   const grades = gradesOf(items);
   return {
     schema: "agentboard.manifest/1",
@@ -117,7 +119,6 @@ export function endpointClass(baseUrl: string | null | undefined): EndpointClass
 
 /** Placeholders filled with their own names: the template's text, whatever it is later filled with. */
 const probeVars = (spec: TemplateSpec) => Object.fromEntries(spec.allowed.map((a) => [a, `{${a}}`]));
-const hashMessages = (messages: ChatMessage[]) => sha256(JSON.stringify(messages));
 
 let promptHashes: Record<string, string> | undefined;
 
@@ -128,13 +129,13 @@ let promptHashes: Record<string, string> | undefined;
  */
 export function judgePromptHashes(): Record<string, string> {
   promptHashes ??= {
-    correctness: hashMessages(buildPrompt({ kind: "correctness", question: "{question}", answer: "{answer}", answerValue: "{answer}", reference: "{reference}", referenceValue: "{reference}" })),
-    groundedness: hashMessages(buildPrompt({ kind: "groundedness", question: "{question}", answer: "{answer}", answerValue: "{answer}", evidence: ["{evidence}"] })),
-    qa: hashMessages(scoreMessages(DEFAULT_QA_TEMPLATE, probeVars(TEMPLATE_SPECS.qa))),
-    trajectory_reference: hashMessages(scoreMessages(DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, probeVars(TEMPLATE_SPECS.trajectoryWithReference))),
-    trajectory_free: hashMessages(scoreMessages(DEFAULT_TRAJECTORY_FREE_TEMPLATE, probeVars(TEMPLATE_SPECS.trajectoryWithoutReference))),
-    report_field: hashMessages(scoreMessages(DEFAULT_FIELD_TEMPLATE, probeVars(TEMPLATE_SPECS.field))),
-    field_discovery: hashMessages(discoveryMessages(DEFAULT_DISCOVERY_TEMPLATE, probeVars(TEMPLATE_SPECS.discovery))),
+    correctness: promptHashOf(buildPrompt({ kind: "correctness", question: "{question}", answer: "{answer}", answerValue: "{answer}", reference: "{reference}", referenceValue: "{reference}" })),
+    groundedness: promptHashOf(buildPrompt({ kind: "groundedness", question: "{question}", answer: "{answer}", answerValue: "{answer}", evidence: ["{evidence}"] })),
+    qa: promptHashOf(scoreMessages(DEFAULT_QA_TEMPLATE, probeVars(TEMPLATE_SPECS.qa))),
+    trajectory_reference: promptHashOf(scoreMessages(DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, probeVars(TEMPLATE_SPECS.trajectoryWithReference))),
+    trajectory_free: promptHashOf(scoreMessages(DEFAULT_TRAJECTORY_FREE_TEMPLATE, probeVars(TEMPLATE_SPECS.trajectoryWithoutReference))),
+    report_field: promptHashOf(scoreMessages(DEFAULT_FIELD_TEMPLATE, probeVars(TEMPLATE_SPECS.field))),
+    field_discovery: promptHashOf(discoveryMessages(DEFAULT_DISCOVERY_TEMPLATE, probeVars(TEMPLATE_SPECS.discovery))),
   };
   return promptHashes;
 }
@@ -194,5 +195,5 @@ const manifestSchema = z.object({
 export function parseManifest(value: unknown): { ok: true; manifest: RunManifest } | { ok: false; error: string } {
   const r = manifestSchema.safeParse(value);
   if (r.success) return { ok: true, manifest: r.data };
-  return { ok: false, error: `not an Agentboard run manifest (${r.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ")})` };
+  return { ok: false, error: `not an Agentboard run manifest (${formatZodIssues(r.error).slice(0, 3).join("; ")})` };
 }

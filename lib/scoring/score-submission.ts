@@ -80,8 +80,9 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
         }),
       );
     }
-    await Promise.all(elsewhere);
+    // Items no worker can take are scored while the workers finish theirs, not after.
     await here(unsharded);
+    await Promise.all(elsewhere);
     return out;
   }
   return mapPool(tasks, opts.concurrency ?? 64, async (task) => {

@@ -10,6 +10,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
+import { formatZodIssues } from "../benchmark/spec";
 import type { FieldMatch, GradeKind, GradeOutcome } from "./judges/grader";
 import type { GradeUse } from "./judges/grade-log";
 import type { ItemResult } from "./item-result";
@@ -138,8 +139,7 @@ const exportSchema = z.object({
 export function parseVerdictExport(value: unknown): { ok: true; verdicts: VerdictExport } | { ok: false; error: string } {
   const r = exportSchema.safeParse(value);
   if (r.success) return { ok: true, verdicts: r.data as VerdictExport };
-  const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`);
-  return { ok: false, error: `not an Agentboard verdict export (${issues.join("; ")})` };
+  return { ok: false, error: `not an Agentboard verdict export (${formatZodIssues(r.error).slice(0, 3).join("; ")})` };
 }
 
 /** The largest verdict file read. */

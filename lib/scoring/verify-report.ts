@@ -13,7 +13,7 @@
  * An item differs when its status, stage or score does; its reasons are the judge's where one of
  * its grades was missing or changed, else the run-level kinds that differ.
  */
-import type { ItemResult } from "./item-result";
+import { trialItemKey, type ItemResult } from "./item-result";
 import { gradeDigestLine, gradesDigest, judgePromptHashes, trialOf, type AgentboardVersion, type RunManifest } from "./manifest";
 import type { ExportedGrade, ExportedItem, VerdictExport } from "./verdict-export";
 
@@ -70,7 +70,6 @@ export interface VerifyInput {
 }
 
 const short = (h: string | null | undefined) => (h ? h.slice(0, 12) : "none");
-const keyOf = (capability: string, uuid: string, trial: number) => `${capability}\0${uuid}\0${trial}`;
 const SCORE_EPSILON = 1e-9;
 
 /** The run-level differences: every manifest field that decides numbers, recorded against here. */
@@ -143,8 +142,8 @@ function itemReasons(recorded: ExportedItem | undefined, rescored: ItemResult | 
 export function compareRuns(input: VerifyInput): VerifyReport {
   const notes: string[] = [];
   const run = runDifferences(input, notes);
-  const recorded = new Map(input.recorded.items.map((i) => [keyOf(i.capability, i.uuid, i.trial), i]));
-  const rescored = new Map(input.rescored.items.map((i) => [keyOf(i.capability, i.uuid, trialOf(i)), i]));
+  const recorded = new Map(input.recorded.items.map((i) => [trialItemKey(i.capability, i.uuid, i.trial), i]));
+  const rescored = new Map(input.rescored.items.map((i) => [trialItemKey(i.capability, i.uuid, trialOf(i)), i]));
   const keys = [...new Set([...recorded.keys(), ...rescored.keys()])].sort();
   const items: ItemComparison[] = [];
   const perCap = new Map<string, { items: number; different: number; ref: [number, number]; now: [number, number] }>();

@@ -211,7 +211,7 @@ describe("canaries", () => {
   it("without canaries, nothing is scanned; the flag never quotes one and lists a page of items with the exact count", () => {
     expect(scanCanaries(sub(dialogue([turn(CANARY)])), [])).toEqual({ items: [], inMetadata: false });
     const items = Array.from({ length: 120 }, (_, i) => ({ capability: "api_chaining", uuid: `u${i}` }));
-    const flag = canaryFlag(items, 120, true);
+    const flag = canaryFlag(items, true);
     expect(flag.items).toHaveLength(MAX_FLAGGED_ITEMS);
     expect(flag.count).toBe(120);
     expect(flag.message).toBe("A canary string of this benchmark appears in the submitted text of 120 items and the bundle's metadata: the agent's model may have been trained on the benchmark's data.");
