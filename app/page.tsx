@@ -1,6 +1,7 @@
 /** `/`: the leaderboard of a benchmark version, rendered on the server with the view from the URL. */
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { firstParam, type SearchParams } from "@/components/common/search-params";
 import { EmptyState } from "@/components/leaderboard/empty-state";
 import { LeaderboardHeader } from "@/components/leaderboard/leaderboard-header";
 import { packEntries } from "@/components/leaderboard/packed-entries";
@@ -12,14 +13,10 @@ import { getLeaderboard } from "@/lib/queries/leaderboard";
 
 export const dynamic = "force-dynamic";
 
-type SearchParams = Record<string, string | string[] | undefined>;
-
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
-
 /** The board the URL names, or null; `asked` when the URL named a benchmark or version. */
 function load(params: SearchParams) {
-  const benchmark = first(params.benchmark);
-  const version = first(params.version);
+  const benchmark = firstParam(params, "benchmark");
+  const version = firstParam(params, "version");
   return { benchmark, board: getLeaderboard(pageDb(), { benchmark, version }), asked: !!(benchmark || version) };
 }
 

@@ -6,14 +6,15 @@ import { pageDb } from "@/lib/queries/db";
 import { Notice } from "@/components/common/notice";
 import { PageHeader, Section } from "@/components/common/page-header";
 import { ScrollTable } from "@/components/common/scroll-table";
+import { firstParam, type SearchParams } from "@/components/common/search-params";
 import { codeClass, linkClass, rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 
 export const dynamic = "force-dynamic";
 
-const benchmarkOf = (params: Record<string, string | string[] | undefined>) => findBenchmarkVersion(pageDb(), typeof params.benchmark === "string" && params.benchmark ? params.benchmark : undefined)?.info;
+const benchmarkOf = (params: SearchParams) => findBenchmarkVersion(pageDb(), firstParam(params, "benchmark"))?.info;
 
 /** "Methodology: <benchmark> v1.0", so a tab or bookmark says which benchmark it explains. */
-export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }): Promise<Metadata> {
+export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
   const info = benchmarkOf(await searchParams);
   return { title: info ? `Methodology: ${info.title.slice(0, 80)} v${info.version.slice(0, 20)}` : "Methodology" };
 }
@@ -24,7 +25,7 @@ const EVALUATORS: Record<string, string> = {
   report: "the agent's report is scored field by field along a metrics tree (exact match, token F1, regular expression, non-empty, judge), sections averaging their fields",
 };
 
-export default async function AboutPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AboutPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const info = benchmarkOf(await searchParams);
   if (!info) {
     return (

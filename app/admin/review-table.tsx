@@ -1,10 +1,9 @@
 import Link from "next/link";
-import { ColumnHeaders } from "@/components/common/column-headers";
 import { formatScore } from "@/components/common/format";
-import { ScrollTable } from "@/components/common/scroll-table";
-import { stickyColumnClass } from "@/components/common/sticky-column";
+import { StickyFirstColumnTable } from "@/components/common/scroll-table";
+import { stickyRowHeadClass } from "@/components/common/sticky-column";
 import { StateBadge } from "@/components/common/state-badge";
-import { buttonClass, linkClass, rowClass, secondaryButtonClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
+import { buttonClass, linkClass, rowClass, secondaryButtonClass, tdClass } from "@/components/common/styles";
 import { TimeStamp } from "@/components/common/time-stamp";
 import { FlagMessages } from "./flag-messages";
 import type { ReviewRow } from "@/lib/queries/types";
@@ -72,51 +71,44 @@ function Actions({ row }: { row: ReviewRow }) {
 
 export function ReviewTable({ rows }: { rows: ReviewRow[] }) {
   return (
-    <ScrollTable label="Submissions to review">
-      <table className={`${tableClass} min-w-[56rem]`}>
-        <caption className="sr-only">Submissions maintainers can act on, those awaiting approval first</caption>
-        <thead className={theadClass}>
-          <tr>
-            <th scope="col" className={`${stickyColumnClass} px-3 py-2 font-semibold`}>
-              Agent
-            </th>
-            <ColumnHeaders labels={["State", "Overall", "Flags", "Actions", "Benchmark", "Updated"]} />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className={rowClass} data-testid={`review-${r.id}`}>
-              <th scope="row" className={`${tdClass} ${stickyColumnClass} font-normal break-words`}>
-                <Link href={`/submissions/${r.id}`} className={linkClass}>
-                  {r.agent}
-                </Link>{" "}
-                <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">#{r.id}</span>
-                {r.source === "github" ? (
-                  <a href={r.sourceRef} className={`${linkClass} ml-2 text-xs`} rel="noreferrer">
-                    issue
-                  </a>
-                ) : null}
-                <SubmitterNote row={r} />
-              </th>
-              <td className={tdClass}>
-                <StateBadge state={r.state} />
-                {r.withdrawnFrom ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">from {r.withdrawnFrom}</span> : null}
-              </td>
-              <td className={`${tdClass} tabular-nums`}>{overallText(r)}</td>
-              <td className={`${tdClass} max-w-md`} data-testid={`flags-${r.id}`}>
-                {r.flags.length ? <FlagMessages flags={r.flags} /> : <span className="text-slate-500 dark:text-slate-400">—</span>}
-              </td>
-              <td className={tdClass}>
-                <Actions row={r} />
-              </td>
-              <td className={tdClass}>{r.benchmark}</td>
-              <td className={`${tdClass} whitespace-nowrap`}>
-                <TimeStamp iso={r.updatedAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollTable>
+    <StickyFirstColumnTable
+      label="Submissions to review"
+      caption="Submissions maintainers can act on, those awaiting approval first"
+      minWidth="min-w-[56rem]"
+      first="Agent"
+      columns={["State", "Overall", "Flags", "Actions", "Benchmark", "Updated"]}
+    >
+      {rows.map((r) => (
+        <tr key={r.id} className={rowClass} data-testid={`review-${r.id}`}>
+          <th scope="row" className={`${stickyRowHeadClass} font-normal`}>
+            <Link href={`/submissions/${r.id}`} className={linkClass}>
+              {r.agent}
+            </Link>{" "}
+            <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">#{r.id}</span>
+            {r.source === "github" ? (
+              <a href={r.sourceRef} className={`${linkClass} ml-2 text-xs`} rel="noreferrer">
+                issue
+              </a>
+            ) : null}
+            <SubmitterNote row={r} />
+          </th>
+          <td className={tdClass}>
+            <StateBadge state={r.state} />
+            {r.withdrawnFrom ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">from {r.withdrawnFrom}</span> : null}
+          </td>
+          <td className={`${tdClass} tabular-nums`}>{overallText(r)}</td>
+          <td className={`${tdClass} max-w-md`} data-testid={`flags-${r.id}`}>
+            {r.flags.length ? <FlagMessages flags={r.flags} /> : <span className="text-slate-500 dark:text-slate-400">—</span>}
+          </td>
+          <td className={tdClass}>
+            <Actions row={r} />
+          </td>
+          <td className={tdClass}>{r.benchmark}</td>
+          <td className={`${tdClass} whitespace-nowrap`}>
+            <TimeStamp iso={r.updatedAt} />
+          </td>
+        </tr>
+      ))}
+    </StickyFirstColumnTable>
   );
 }

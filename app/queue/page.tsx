@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { maintainerSignedIn } from "@/app/admin/maintainer";
-import { ColumnHeaders } from "@/components/common/column-headers";
 import { plural } from "@/components/common/format";
 import { PageHeader, Section } from "@/components/common/page-header";
 import { Pagination } from "@/components/common/pagination";
-import { ScrollTable } from "@/components/common/scroll-table";
+import { StickyFirstColumnTable } from "@/components/common/scroll-table";
 import { firstParam, parsePage, queryString, type SearchParams } from "@/components/common/search-params";
 import { StateBadge, Tag } from "@/components/common/state-badge";
-import { stickyColumnClass } from "@/components/common/sticky-column";
-import { linkClass, rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
+import { stickyRowHeadClass } from "@/components/common/sticky-column";
+import { linkClass, rowClass, tdClass } from "@/components/common/styles";
 import { TimeStamp } from "@/components/common/time-stamp";
 import { pageDb } from "@/lib/queries/db";
 import { FINISHED_STATES, getFinishedPage, getInFlight, type FinishedState } from "@/lib/queries/queue";
@@ -93,48 +92,41 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
         {finished.rows.length === 0 ? (
           <p className="text-slate-700 dark:text-slate-300">None{state ? ` ${state}` : ""} yet.</p>
         ) : (
-          <ScrollTable label="Finished submissions">
-            <table className={`${tableClass} min-w-[40rem]`}>
-              <caption className="sr-only">Finished submissions{state ? ` (${state})` : ""}, most recently updated first</caption>
-              <thead className={theadClass}>
-                <tr>
-                  <th scope="col" className={`${stickyColumnClass} px-3 py-2 font-semibold`}>
-                    Agent
-                  </th>
-                  <ColumnHeaders labels={["State", "Benchmark", "Source", "Updated"]} />
-                </tr>
-              </thead>
-              <tbody>
-                {finished.rows.map((r) => (
-                  <tr key={r.id} className={rowClass}>
-                    <th scope="row" className={`${tdClass} ${stickyColumnClass} font-medium break-words`}>
-                      {r.state === "published" || maintainer ? (
-                        <Link href={`/submissions/${r.id}`} className={linkClass}>
-                          {r.agent}
-                        </Link>
-                      ) : (
-                        <span>{r.agent}</span>
-                      )}{" "}
-                      <span className="text-xs font-normal text-slate-600 tabular-nums dark:text-slate-400">#{r.id}</span>
-                      {r.isDemo ? (
-                        <span className="ml-2">
-                          <Tag title="A generated demo entry">demo</Tag>
-                        </span>
-                      ) : null}
-                    </th>
-                    <td className={tdClass}>
-                      <StateBadge state={r.state} />
-                    </td>
-                    <td className={tdClass}>{r.benchmark}</td>
-                    <td className={tdClass}>{r.source}</td>
-                    <td className={`${tdClass} whitespace-nowrap`}>
-                      <TimeStamp iso={r.updatedAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
+          <StickyFirstColumnTable
+            label="Finished submissions"
+            caption={`Finished submissions${state ? ` (${state})` : ""}, most recently updated first`}
+            minWidth="min-w-[40rem]"
+            first="Agent"
+            columns={["State", "Benchmark", "Source", "Updated"]}
+          >
+            {finished.rows.map((r) => (
+              <tr key={r.id} className={rowClass}>
+                <th scope="row" className={`${stickyRowHeadClass} font-medium`}>
+                  {r.state === "published" || maintainer ? (
+                    <Link href={`/submissions/${r.id}`} className={linkClass}>
+                      {r.agent}
+                    </Link>
+                  ) : (
+                    <span>{r.agent}</span>
+                  )}{" "}
+                  <span className="text-xs font-normal text-slate-600 tabular-nums dark:text-slate-400">#{r.id}</span>
+                  {r.isDemo ? (
+                    <span className="ml-2">
+                      <Tag title="A generated demo entry">demo</Tag>
+                    </span>
+                  ) : null}
+                </th>
+                <td className={tdClass}>
+                  <StateBadge state={r.state} />
+                </td>
+                <td className={tdClass}>{r.benchmark}</td>
+                <td className={tdClass}>{r.source}</td>
+                <td className={`${tdClass} whitespace-nowrap`}>
+                  <TimeStamp iso={r.updatedAt} />
+                </td>
+              </tr>
+            ))}
+          </StickyFirstColumnTable>
         )}
         {finished.total > PAGE_SIZE ? (
           <Pagination page={finished.page} pageSize={finished.pageSize} total={finished.total} noun="submission" hrefFor={(n) => href({ state, page: n })} />

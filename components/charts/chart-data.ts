@@ -1,4 +1,5 @@
 /** Shapes leaderboard entries into plain chart series. Pure: used on the server, charts take the result as props. */
+import { officialOrder } from "@/components/leaderboard/view-state";
 import type { LeaderboardEntry } from "@/lib/queries/types";
 
 export interface BarSeries {
@@ -13,13 +14,11 @@ export interface CapabilityBarsData {
   rows: ({ capability: string } & Record<string, number | string | null>)[];
 }
 
-/** Official order: rank, then score, then id. */
-const official = (a: LeaderboardEntry, b: LeaderboardEntry) => a.rank - b.rank || b.overall.score - a.overall.score || a.id - b.id;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** Capability scores of the first `n` entries in official order (rank, then score). */
 export function capabilityBarsData(capabilities: readonly { id: string; label: string }[], entries: readonly LeaderboardEntry[], n = 5): CapabilityBarsData {
-  const top = [...entries].sort(official).slice(0, n);
+  const top = [...entries].sort(officialOrder).slice(0, n);
   return {
     series: top.map((e) => ({ key: `e${e.id}`, name: e.agent })),
     rows: capabilities.map((c) => {
@@ -130,7 +129,7 @@ export function paretoFront(points: readonly { x: number; y: number }[]): boolea
  */
 export function costChartData(entries: readonly LeaderboardEntry[], axis: CostAxis): CostChartData {
   const xOf = (e: LeaderboardEntry) => (axis === "cost" ? e.cost.costUsd : e.cost.latencyMedianS);
-  const known = [...entries].sort(official).filter((e) => xOf(e) !== null);
+  const known = [...entries].sort(officialOrder).filter((e) => xOf(e) !== null);
   const complete = known.filter((e) => !e.badges.partial);
   const front = paretoFront(complete.map((e) => ({ x: xOf(e)!, y: e.overall.score })));
   const onFront = new Set(complete.filter((_, i) => front[i]).map((e) => e.id));

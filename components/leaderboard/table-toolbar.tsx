@@ -1,11 +1,11 @@
 "use client";
 import { useId } from "react";
-import { DEFAULT_VIEW, isDefaultView, queryString, serializeView, type BadgeFilter, type Metric, type ViewState } from "./view-state";
+import { DEFAULT_VIEW, isDefaultView, MAX_QUERY_LENGTH, queryString, serializeView, type BadgeFilter, type BadgeFilterKey, type Metric, type ViewState } from "./view-state";
 
 const focusRing = "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600";
 const control = `rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800 ${focusRing}`;
 
-const FILTERS: { key: "verified" | "partial" | "demo" | "flagged"; label: string; on: BadgeFilter; title: string }[] = [
+const FILTERS: { key: BadgeFilterKey; label: string; on: BadgeFilter; title: string }[] = [
   { key: "verified", label: "Verified only", on: "only", title: "Only entries whose tool calls were replay verified" },
   { key: "partial", label: "Hide partial", on: "hide", title: "Hide entries that did not submit every capability" },
   { key: "demo", label: "Hide demo", on: "hide", title: "Hide demo entries" },
@@ -59,7 +59,7 @@ export function TableToolbar({
             id={searchId}
             type="search"
             value={view.q}
-            maxLength={200}
+            maxLength={MAX_QUERY_LENGTH}
             placeholder="e.g. gpt claude"
             onChange={(e) => onChange({ ...view, q: e.target.value })}
             className={`${control} w-full placeholder:text-slate-400 dark:placeholder:text-slate-500`}

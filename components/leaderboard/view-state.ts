@@ -169,8 +169,8 @@ export function matchesSearch(e: LeaderboardEntry, terms: readonly string[]): bo
   return terms.every((t) => hay.includes(t));
 }
 
-/** Official order: rank, then overall score, then id. Used as the tie-breaker of every sort. */
-function officialOrder(a: LeaderboardEntry, b: LeaderboardEntry): number {
+/** Official order: rank, then overall score, then id. Used as the tie-breaker of every sort (and by the charts). */
+export function officialOrder(a: LeaderboardEntry, b: LeaderboardEntry): number {
   return a.rank - b.rank || b.overall.score - a.overall.score || a.id - b.id;
 }
 

@@ -3,14 +3,12 @@ import { Section } from "@/components/common/page-header";
 import { plural } from "@/components/common/format";
 import { fmtSeconds, fmtTokens, fmtUsd } from "@/components/leaderboard/format";
 import { Row } from "@/components/submission/submission-meta";
-import { pageDb } from "@/lib/queries/db";
-import { getRunCost } from "@/lib/queries/entry-cost";
+import type { RunCost } from "@/lib/queries/entry-cost";
 
 const unknown = <span className="text-slate-500 dark:text-slate-400">not reported</span>;
 
 /** Renders nothing for a run without a cost summary (not finished, or scored before costs were recorded). */
-export function CostSummary({ runId }: { runId: number | undefined }) {
-  const cost = runId === undefined ? null : getRunCost(pageDb(), runId);
+export function CostSummary({ cost }: { cost: RunCost | null }) {
   if (!cost) return null;
   const { latency, usage } = cost;
   const tokens = usage?.totalTokens ?? null;

@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ColumnHeaders } from "@/components/common/column-headers";
 import { PageHeader } from "@/components/common/page-header";
 import { Pagination } from "@/components/common/pagination";
-import { ScrollTable } from "@/components/common/scroll-table";
-import { stickyColumnClass } from "@/components/common/sticky-column";
+import { StickyFirstColumnTable } from "@/components/common/scroll-table";
+import { stickyRowHeadClass } from "@/components/common/sticky-column";
 import { firstParam, parseId, parsePage, queryString, type SearchParams } from "@/components/common/search-params";
 import { StateBadge } from "@/components/common/state-badge";
-import { linkClass, rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
+import { linkClass, rowClass, tdClass } from "@/components/common/styles";
 import { TimeStamp } from "@/components/common/time-stamp";
 import { getAuditLogPage } from "@/lib/queries/activity";
 import { pageDb } from "@/lib/queries/db";
@@ -60,55 +59,42 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
       {log.rows.length === 0 ? (
         <p>No events.</p>
       ) : (
-        <ScrollTable label="Audit log">
-          <table className={`${tableClass} min-w-[48rem]`}>
-            <caption className="sr-only">Audit log, newest first</caption>
-            <thead className={theadClass}>
-              <tr>
-                <th scope="col" className={`${stickyColumnClass} px-3 py-2 font-semibold`}>
-                  Entry
-                </th>
-                <ColumnHeaders labels={["Change", "Time", "Actor", "Reason"]} />
-              </tr>
-            </thead>
-            <tbody>
-              {log.rows.map((r, i) => (
-                <tr key={i} className={rowClass}>
-                  <th scope="row" className={`${tdClass} ${stickyColumnClass} font-normal break-words`}>
-                    {r.submissionId !== null ? (
-                      <Link href={`/admin/log?entry=${r.submissionId}`} className={linkClass}>
-                        {r.agent ?? "submission"} (#{r.submissionId})
-                      </Link>
-                    ) : (
-                      <span className="text-slate-600 dark:text-slate-400">site</span>
-                    )}
-                  </th>
-                  <td className={`${tdClass} whitespace-nowrap`}>
-                    {r.toState ? (
-                      <span className="flex flex-wrap items-center gap-1.5">
-                        {r.fromState ? (
-                          <>
-                            <span className="text-xs text-slate-600 dark:text-slate-400">{r.fromState}</span>
-                            <span aria-hidden="true">→</span>
-                            <span className="sr-only">to</span>
-                          </>
-                        ) : null}
-                        <StateBadge state={r.toState} />
-                      </span>
-                    ) : (
-                      <span className="font-mono text-xs">{r.action}</span>
-                    )}
-                  </td>
-                  <td className={`${tdClass} whitespace-nowrap`}>
-                    <TimeStamp iso={r.at} />
-                  </td>
-                  <td className={`${tdClass} whitespace-nowrap`}>{r.actor}</td>
-                  <td className={`${tdClass} max-w-md break-words`}>{r.reason || <span className="text-slate-500 dark:text-slate-400">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
+        <StickyFirstColumnTable label="Audit log" caption="Audit log, newest first" minWidth="min-w-[48rem]" first="Entry" columns={["Change", "Time", "Actor", "Reason"]}>
+          {log.rows.map((r, i) => (
+            <tr key={i} className={rowClass}>
+              <th scope="row" className={`${stickyRowHeadClass} font-normal`}>
+                {r.submissionId !== null ? (
+                  <Link href={`/admin/log?entry=${r.submissionId}`} className={linkClass}>
+                    {r.agent ?? "submission"} (#{r.submissionId})
+                  </Link>
+                ) : (
+                  <span className="text-slate-600 dark:text-slate-400">site</span>
+                )}
+              </th>
+              <td className={`${tdClass} whitespace-nowrap`}>
+                {r.toState ? (
+                  <span className="flex flex-wrap items-center gap-1.5">
+                    {r.fromState ? (
+                      <>
+                        <span className="text-xs text-slate-600 dark:text-slate-400">{r.fromState}</span>
+                        <span aria-hidden="true">→</span>
+                        <span className="sr-only">to</span>
+                      </>
+                    ) : null}
+                    <StateBadge state={r.toState} />
+                  </span>
+                ) : (
+                  <span className="font-mono text-xs">{r.action}</span>
+                )}
+              </td>
+              <td className={`${tdClass} whitespace-nowrap`}>
+                <TimeStamp iso={r.at} />
+              </td>
+              <td className={`${tdClass} whitespace-nowrap`}>{r.actor}</td>
+              <td className={`${tdClass} max-w-md break-words`}>{r.reason || <span className="text-slate-500 dark:text-slate-400">—</span>}</td>
+            </tr>
+          ))}
+        </StickyFirstColumnTable>
       )}
       {log.total > PAGE_SIZE ? (
         <div className="mt-4">

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { Breadcrumb } from "@/components/common/breadcrumb";
 import { notFound, redirect } from "next/navigation";
 import { pageDb } from "@/lib/queries/db";
+import { getRunCost } from "@/lib/queries/entry-cost";
 import { getSubmission, submissionHeading } from "@/lib/queries/submission";
 import { listItems } from "@/lib/queries/item-list";
 import { entryAccess } from "@/lib/queries/visibility";
@@ -153,7 +154,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
           <Section id="details" title="Details">
             <SubmissionMeta detail={detail} />
           </Section>
-          <CostSummary runId={run?.id} />
+          <CostSummary cost={run ? getRunCost(pageDb(), run.id) : null} />
           <Section id="timeline" title="Status timeline">
             <StatusTimeline events={detail.timeline} />
           </Section>

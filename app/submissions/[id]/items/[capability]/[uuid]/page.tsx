@@ -5,7 +5,7 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { pageDb } from "@/lib/queries/db";
 import { loadItemGroundTruth } from "@/lib/queries/item-ground-truth";
-import { itemPosition } from "@/lib/queries/item-list";
+import { DEFAULT_ITEM_PAGE_SIZE, itemPosition } from "@/lib/queries/item-list";
 import { getItem, getSubmission, submissionHeading } from "@/lib/queries/submission";
 import { outcomeOf } from "@/lib/scoring/outcome";
 import { Section } from "@/components/common/page-header";
@@ -88,7 +88,7 @@ export default async function ItemPage({ params, searchParams }: Props) {
   const evaluated = item.scorer !== "waterfall";
   const outcome = outcomeOf(item);
   const policy = policyNote(item, hasPolicies) ?? (hasPolicies && item.policy === "fail" ? "Policy broken" : null);
-  const listPage = position ? Math.ceil(position.index / (filters.pageSize ?? 50)) : 1;
+  const listPage = position ? Math.ceil(position.index / (filters.pageSize ?? DEFAULT_ITEM_PAGE_SIZE)) : 1;
   const list = `${entry}${itemQuery(filters, { page: listPage > 1 ? listPage : undefined })}#items`;
 
   return (
