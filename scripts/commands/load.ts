@@ -31,7 +31,8 @@ export async function loadIndexOrFail(dir: string, useCache: boolean): Promise<L
   return benchmarkOrFail(() => loadGroundTruthIndex(dir, cache));
 }
 
-async function benchmarkOrFail<T>(load: () => Promise<T>): Promise<T> {
+/** Runs `load`; a BenchmarkError it throws becomes a usage error (exit 2). */
+export async function benchmarkOrFail<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (err) {
