@@ -47,14 +47,14 @@ export async function bundleOrFail(bundle: string): Promise<void> {
 }
 
 /** Files of a bundle this large are read on worker threads (one per core); smaller ones on the main thread. */
-export const THREADS_MIN_BYTES = 24 * 1024 ** 2;
+const THREADS_MIN_BYTES = 24 * 1024 ** 2;
 
 /**
  * Bundles this large are scored on worker threads too. Below it a second thread does not pay
  * on a 2-core machine: it parses its shards' files again and warms up its own JIT (measured:
  * 5,187 dialogues score no faster on two threads; 51,870 about 11% faster).
  */
-export const SCORE_THREADS_MIN_BYTES = 24 * 1024 ** 2;
+const SCORE_THREADS_MIN_BYTES = 24 * 1024 ** 2;
 
 /**
  * Worker threads that score beside this one (score-threads.ts), for an offline judge and

@@ -51,7 +51,7 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
  * scripts): a worker scores a queued submission, here is the command that runs one, and the
  * entry's page (a maintainer's until it is approved and published).
  */
-export function submitNextSteps(out: { submissionId: number; created: boolean; state: string }, at: { bundle: string; benchmark: string; db?: string; publicUrl?: string }): string {
+function submitNextSteps(out: { submissionId: number; created: boolean; state: string }, at: { bundle: string; benchmark: string; db?: string; publicUrl?: string }): string {
   const page = `${(at.publicUrl?.trim() ?? "").replace(/\/+$/, "")}/submissions/${out.submissionId}`;
   const db = at.db ? ` --db ${at.db}` : "";
   if (out.state === "invalid") {
