@@ -20,20 +20,29 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { buildCli } from "./build-cli";
 import { vakraSized, writeAgentBundle, writeSyntheticBenchmark, type SyntheticSpec } from "./synthetic/generate";
 
 const root = path.resolve(".agentboard/bench");
-const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(name);
-const option = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const skipTen = flag("--no-10x");
-const skipJudge = flag("--no-judge");
-const runs = Number(option("--runs") ?? 5);
-const vakra = option("--vakra");
+const USAGE = "usage: npm run bench:score [-- --vakra <checkout>] [--runs 5] [--no-10x] [--no-judge]\n";
+// Strict: a mistyped or unknown flag (--help included) stops here, before minutes of benchmarking.
+const args = (() => {
+  try {
+    return parseArgs({ options: { vakra: { type: "string" }, runs: { type: "string", default: "5" }, "no-10x": { type: "boolean" }, "no-judge": { type: "boolean" }, help: { type: "boolean", short: "h" } } }).values;
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+const runs = Number(args.runs);
+if (args.help || !Number.isInteger(runs) || runs < 1) {
+  process.stdout.write(USAGE);
+  process.exit(args.help ? 0 : 2);
+}
+const skipTen = args["no-10x"] === true;
+const skipJudge = args["no-judge"] === true;
+const vakra = args.vakra;
 const AGENTBOARD = path.resolve("scripts/agentboard.mjs");
 const TIME = "/usr/bin/time";
 const hasTime = existsSync(TIME);

@@ -17,7 +17,7 @@ import { build, type Plugin } from "esbuild";
 import { gitCommit } from "./commands/build-info";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-export const CLI_DIST = path.join(ROOT, "dist/cli");
+const CLI_DIST = path.join(ROOT, "dist/cli");
 
 /** Entry points: the CLI and the worker threads it may start (named as `bundledWorker()` asks). */
 const ENTRIES = {

@@ -32,7 +32,7 @@ export function gitCommit(root: string): string | null {
   return `${head.stdout.trim()}${dirty ? "+" : ""}`;
 }
 
-export function buildInfo(): BuildInfo {
+function buildInfo(): BuildInfo {
   if (bundled) return bundled;
   const root = sourceRoot();
   const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };

@@ -31,7 +31,8 @@ export async function loadIndexOrFail(dir: string, useCache: boolean): Promise<L
   return benchmarkOrFail(() => loadGroundTruthIndex(dir, cache));
 }
 
-async function benchmarkOrFail<T>(load: () => Promise<T>): Promise<T> {
+/** Runs `load`; a BenchmarkError it throws becomes a usage error (exit 2). */
+export async function benchmarkOrFail<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (err) {
@@ -46,14 +47,14 @@ export async function bundleOrFail(bundle: string): Promise<void> {
 }
 
 /** Files of a bundle this large are read on worker threads (one per core); smaller ones on the main thread. */
-export const THREADS_MIN_BYTES = 24 * 1024 ** 2;
+const THREADS_MIN_BYTES = 24 * 1024 ** 2;
 
 /**
  * Bundles this large are scored on worker threads too. Below it a second thread does not pay
  * on a 2-core machine: it parses its shards' files again and warms up its own JIT (measured:
  * 5,187 dialogues score no faster on two threads; 51,870 about 11% faster).
  */
-export const SCORE_THREADS_MIN_BYTES = 24 * 1024 ** 2;
+const SCORE_THREADS_MIN_BYTES = 24 * 1024 ** 2;
 
 /**
  * Worker threads that score beside this one (score-threads.ts), for an offline judge and

@@ -5,15 +5,14 @@
  */
 import path from "node:path";
 import { openDatabase } from "../../db/client";
-import { BenchmarkError } from "../../lib/benchmark/load-benchmark";
 import { registerBenchmark } from "../../lib/submissions/benchmarks";
 import { ingestBundle } from "../../lib/submissions/ingest";
 import { createScoringDeps } from "../../lib/submissions/scoring-deps";
 import { runWorker } from "../../lib/submissions/worker";
 import { agentboardVersion } from "./build-info";
-import { CliError, usageError } from "./cli-errors";
+import { usageError } from "./cli-errors";
 import { judgeSettingsOrFail } from "./judge-options";
-import { bundleOrFail, loadBenchmarkOrFail } from "./load";
+import { benchmarkOrFail, bundleOrFail } from "./load";
 import { githubIntake, startGitHubPass } from "./github";
 
 export interface SubmitFlags {
@@ -29,10 +28,8 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
   await bundleOrFail(bundle);
   const db = openDatabase(flags.db);
   try {
-    const { versionId } = await registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date() }).catch((err: unknown) => {
-      throw err instanceof BenchmarkError ? new CliError(err.message, 2) : err;
-    });
-    const judge = flags.judge || flags.judgeModel ? judgeSettingsOrFail({ flags, env: process.env, config: (await loadBenchmarkOrFail(flags.benchmark)).spec.judge }) : undefined;
+    const { versionId, benchmark } = await benchmarkOrFail(() => registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date() }));
+    const judge = flags.judge || flags.judgeModel ? judgeSettingsOrFail({ flags, env: process.env, config: benchmark.spec.judge }) : undefined;
     if (judge?.kind === "verdicts") throw usageError("a submission is judged by rules or openai; the verdicts judge re-scores a run (agentboard verify)");
     if (flags.replay && !["mcp", "recorded", "none"].includes(flags.replay)) throw usageError(`--replay must be "mcp", "recorded" or "none"`);
     const run = {
@@ -54,7 +51,7 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
  * scripts): a worker scores a queued submission, here is the command that runs one, and the
  * entry's page (a maintainer's until it is approved and published).
  */
-export function submitNextSteps(out: { submissionId: number; created: boolean; state: string }, at: { bundle: string; benchmark: string; db?: string; publicUrl?: string }): string {
+function submitNextSteps(out: { submissionId: number; created: boolean; state: string }, at: { bundle: string; benchmark: string; db?: string; publicUrl?: string }): string {
   const page = `${(at.publicUrl?.trim() ?? "").replace(/\/+$/, "")}/submissions/${out.submissionId}`;
   const db = at.db ? ` --db ${at.db}` : "";
   if (out.state === "invalid") {

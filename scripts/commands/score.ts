@@ -35,7 +35,7 @@ export interface ScoreFlags extends JudgeFlags {
 }
 
 /** `--replay`, defaulting to MCP replay wherever the benchmark declares tool servers. */
-export function replayModeOf(mode: string | undefined, spec: BenchmarkSpec): "mcp" | "recorded" | "none" {
+function replayModeOf(mode: string | undefined, spec: BenchmarkSpec): "mcp" | "recorded" | "none" {
   const declared = spec.capabilities.some((c) => c.environment);
   const chosen = mode ?? (declared ? "mcp" : "recorded");
   if (chosen !== "mcp" && chosen !== "recorded" && chosen !== "none") throw usageError(`--replay must be "mcp", "recorded" or "none", got "${chosen}"`);

@@ -48,8 +48,8 @@ interface Recorded {
 }
 
 /** Each HTTP request's time limit and size cap. */
-export const FETCH_TIMEOUT_MS = 30_000;
-export const MAX_RESPONSE_BYTES = 64 * 1024 ** 2;
+const FETCH_TIMEOUT_MS = 30_000;
+const MAX_RESPONSE_BYTES = 64 * 1024 ** 2;
 /** The most verdict pages followed (VERDICT_PAGE_SIZE items each). */
 const MAX_PAGES = 1_000;
 const MAX_RESULTS_BYTES = 1024 ** 3;
@@ -135,7 +135,7 @@ function recordedFrom(source: string, manifest: RunManifest, verdicts: VerdictEx
 }
 
 /** `http(s)://host[/base]/submissions/<id>` (or `/api/submissions/<id>`): the API's base and the id. */
-export function entryUrl(raw: string): { api: string; id: number } {
+function entryUrl(raw: string): { api: string; id: number } {
   let url: URL;
   try {
     url = new URL(raw);
@@ -235,7 +235,7 @@ function fromResultsFile(file: string, flags: VerifyFlags): Recorded {
 
 const pct = (v: number | null) => (v === null ? "—" : v.toFixed(1));
 
-export function renderVerifyReport(r: VerifyReport, source: string, recorded: RunManifest, benchmark: Pick<Benchmark, "spec">): string {
+function renderVerifyReport(r: VerifyReport, source: string, recorded: RunManifest, benchmark: Pick<Benchmark, "spec">): string {
   const lines: string[] = [];
   lines.push(r.identical ? `IDENTICAL: every number of ${source} was re-derived (${r.counts.items} items)` : `DIFFERENT (${r.kinds.join(", ")}): ${r.counts.different} of ${r.counts.items} items differ from ${source}`);
   const m = recorded;

@@ -3,14 +3,12 @@
  * score (the waterfall with MCP replay, and the qa, trajectory and report evaluators), with
  * the same numbers as the entries the main job publishes (the demos' READMEs).
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AGENTBOARD } from "../helpers/run-cli";
+import { runCli, type CliRun } from "../helpers/run-cli";
 
-const repo = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "agentboard-cli-demos-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -23,18 +21,10 @@ interface Results {
   trialStats: { overall: { perTrial: number[]; sd: number | null; passK: number } };
 }
 
-function score(benchmark: string, agent: string): Promise<{ code: number | null; stdout: string; stderr: string; results: Results }> {
+async function score(benchmark: string, agent: string): Promise<CliRun & { results: Results }> {
   const out = path.join(work, `${path.basename(benchmark)}-${agent}.json`);
-  const args = [...AGENTBOARD, "score", path.join(benchmark, "submissions", agent), "--benchmark", benchmark, "--quiet", "--out", out];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, FORCE_COLOR: "0" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, results: code === 0 || code === 3 ? JSON.parse(readFileSync(out, "utf8")) : null }));
-  });
+  const r = await runCli(["score", path.join(benchmark, "submissions", agent), "--benchmark", benchmark, "--quiet", "--out", out]);
+  return { ...r, results: r.code === 0 || r.code === 3 ? JSON.parse(readFileSync(out, "utf8")) : null };
 }
 
 const one = (x: number) => Math.round(x * 10) / 10;
