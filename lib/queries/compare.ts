@@ -106,7 +106,7 @@ function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec): Omit<Compa
     for (const d of db.select().from(domainScores).where(eq(domainScores.runId, e.run.id)).all()) (domains[d.capability] ??= {})[d.domain] = d.score;
     return {
       id: e.id,
-      agent: createClipper().prefix(e.agent),
+      agent: createClipper().prefix(e.agent, PUBLIC_RENDER_LIMITS.name),
       state: e.state,
       overall: { score: e.run.overallScore ?? 0, ciLow: e.run.overallCiLow ?? 0, ciHigh: e.run.overallCiHigh ?? 0, submitted: true },
       capabilities: Object.fromEntries(caps.map((c) => [c.capability, { score: c.score, ciLow: c.ciLow, ciHigh: c.ciHigh, submitted: c.submitted }])),
@@ -197,7 +197,7 @@ export function comparedHeadlines(db: Db, ids: number[]): { id: number; agent: s
   const clip = createClipper();
   return unique.flatMap((id) => {
     const r = rows.find((x) => x.id === id);
-    return r ? [{ id, agent: clip.prefix(r.agent), state: r.state, benchmark: r.bench.slug }] : [];
+    return r ? [{ id, agent: clip.prefix(r.agent, PUBLIC_RENDER_LIMITS.name), state: r.state, benchmark: r.bench.slug }] : [];
   });
 }
 
@@ -215,7 +215,7 @@ export function pickableEntries(db: Db, slug: string | undefined, opts: { mainta
   const versions = db.select({ id: benchmarkVersions.id, version: benchmarkVersions.version }).from(benchmarkVersions).where(eq(benchmarkVersions.benchmarkId, found.benchmark.id)).orderBy(desc(benchmarkVersions.id)).all();
   const clip = createClipper();
   const groups = versions.map((v): PickableGroup => {
-    const published: PickableEntry[] = (getLeaderboard(db, { benchmark: found.benchmark.slug, version: v.version })?.entries ?? []).map((e) => ({ id: e.id, agent: clip.name(e.agent), state: "published", overall: e.overall.score, rank: e.rank }));
+    const published: PickableEntry[] = (getLeaderboard(db, { benchmark: found.benchmark.slug, version: v.version })?.entries ?? []).map((e) => ({ id: e.id, agent: e.agent, state: "published", overall: e.overall.score, rank: e.rank }));
     const others: PickableEntry[] = opts.maintainer
       ? db
           .select({ id: submissions.id, agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name), state: submissions.state, overall: scoringRuns.overallScore })
@@ -225,7 +225,7 @@ export function pickableEntries(db: Db, slug: string | undefined, opts: { mainta
           .orderBy(desc(submissions.id))
           .limit(MAX_UNPUBLISHED_PICKABLE)
           .all()
-          .map((r) => ({ id: r.id, agent: clip.prefix(r.agent), state: r.state, overall: r.overall ?? 0, rank: null }))
+          .map((r) => ({ id: r.id, agent: clip.prefix(r.agent, PUBLIC_RENDER_LIMITS.name), state: r.state, overall: r.overall ?? 0, rank: null }))
       : [];
     return { version: v.version, entries: [...published, ...others] };
   });
