@@ -74,6 +74,18 @@ function submittedOf(db: Db, runId: number): Set<string> {
   return new Set(db.select({ capability: capabilityScores.capability, submitted: capabilityScores.submitted }).from(capabilityScores).where(eq(capabilityScores.runId, runId)).all().filter((c) => c.submitted).map((c) => c.capability));
 }
 
+/** Each entry's items, read once per request: the summary (when not memoised) and the flip page share them. */
+type ItemsOf = (e: EntryRow) => Map<string, SlimItem>;
+
+function itemReader(db: Db): ItemsOf {
+  const read = new Map<number, Map<string, SlimItem>>();
+  return (e) => {
+    let items = read.get(e.run.id);
+    if (!items) read.set(e.run.id, (items = runItems(db, e.run.id, submittedOf(db, e.run.id))));
+    return items;
+  };
+}
+
 /** Every item of either run, in one order: capability as the benchmark lists them, then domain, then id. */
 function pairedKeys(a: Map<string, SlimItem>, b: Map<string, SlimItem>, capabilityOrder: readonly string[]): { key: string; item: SlimItem }[] {
   const rank = new Map(capabilityOrder.map((c, i) => [c, i]));
@@ -97,16 +109,16 @@ function flipCounts(pairs: { a: boolean; b: boolean }[]): FlipCounts {
 }
 
 /** The scores, intervals, paired bootstraps and flip counts: memoised until the data changes, as the bootstrap is the costly part. */
-function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec): Omit<Comparison, "benchmark" | "flipPage"> {
+function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, itemsOf: ItemsOf): Omit<Comparison, "benchmark" | "flipPage"> {
   const capabilityIds = spec.capabilities.map((c) => c.id);
-  const items = ordered.map((e) => runItems(db, e.run.id, submittedOf(db, e.run.id)));
+  const items = ordered.map(itemsOf);
   const entries: ComparedEntry[] = ordered.map((e) => {
     const caps = db.select().from(capabilityScores).where(eq(capabilityScores.runId, e.run.id)).all();
     const domains: ComparedEntry["domains"] = {};
     for (const d of db.select().from(domainScores).where(eq(domainScores.runId, e.run.id)).all()) (domains[d.capability] ??= {})[d.domain] = d.score;
     return {
       id: e.id,
-      agent: createClipper().prefix(e.agent),
+      agent: createClipper().prefix(e.agent, PUBLIC_RENDER_LIMITS.name),
       state: e.state,
       overall: { score: e.run.overallScore ?? 0, ciLow: e.run.overallCiLow ?? 0, ciHigh: e.run.overallCiHigh ?? 0, submitted: true },
       capabilities: Object.fromEntries(caps.map((c) => [c.capability, { score: c.score, ciLow: c.ciLow, ciHigh: c.ciHigh, submitted: c.submitted }])),
@@ -138,7 +150,7 @@ function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec): Omit<Compa
 }
 
 /** One page of the items the baseline and one other entry disagree on (one passed, the other did not). */
-function flipPage(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, filters: FlipFilters): FlipPage {
+function flipPage(ordered: EntryRow[], spec: BenchmarkSpec, filters: FlipFilters, itemsOf: ItemsOf): FlipPage {
   const a = ordered[0]!;
   const b = ordered.slice(1).find((e) => e.id === filters.entry) ?? ordered[1]!;
   const capabilityIds = spec.capabilities.map((c) => c.id);
@@ -146,8 +158,8 @@ function flipPage(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, filters: Fli
   const domain = filters.domain || undefined;
   const passed = filters.passed === a.id || filters.passed === b.id ? filters.passed : undefined;
   const pageSize = Math.min(MAX_FLIP_PAGE_SIZE, Math.max(1, Math.trunc(filters.pageSize ?? FLIP_PAGE_SIZE)));
-  const aItems = runItems(db, a.run.id, submittedOf(db, a.run.id));
-  const bItems = runItems(db, b.run.id, submittedOf(db, b.run.id));
+  const aItems = itemsOf(a);
+  const bItems = itemsOf(b);
   const matching: FlipRow[] = [];
   for (const { key, item } of pairedKeys(aItems, bItems, capabilityIds)) {
     if ((capability && item.capability !== capability) || (domain && item.domain !== domain)) continue;
@@ -185,8 +197,9 @@ export function compareEntries(db: Db, ids: number[], flipFilters: FlipFilters =
   const first = ordered[0]!;
   const spec = first.version.spec as unknown as BenchmarkSpec;
   const benchmark: BenchmarkInfo = toInfo(first.bench.slug, spec, [first.version.version]);
-  const summary = memoByDataVersion(db, `compare\0${ordered.map((e) => `${e.id}:${e.run.id}`).join(",")}`, () => summarize(db, ordered, spec));
-  return { benchmark, ...summary, flipPage: flipPage(db, ordered, spec, flipFilters) };
+  const itemsOf = itemReader(db);
+  const summary = memoByDataVersion(db, `compare\0${ordered.map((e) => `${e.id}:${e.run.id}`).join(",")}`, () => summarize(db, ordered, spec, itemsOf));
+  return { benchmark, ...summary, flipPage: flipPage(ordered, spec, flipFilters, itemsOf) };
 }
 
 /** Agent names and benchmarks of entries with a scored run, in the order given (for titles and the picker). */
@@ -197,7 +210,7 @@ export function comparedHeadlines(db: Db, ids: number[]): { id: number; agent: s
   const clip = createClipper();
   return unique.flatMap((id) => {
     const r = rows.find((x) => x.id === id);
-    return r ? [{ id, agent: clip.prefix(r.agent), state: r.state, benchmark: r.bench.slug }] : [];
+    return r ? [{ id, agent: clip.prefix(r.agent, PUBLIC_RENDER_LIMITS.name), state: r.state, benchmark: r.bench.slug }] : [];
   });
 }
 
@@ -215,7 +228,7 @@ export function pickableEntries(db: Db, slug: string | undefined, opts: { mainta
   const versions = db.select({ id: benchmarkVersions.id, version: benchmarkVersions.version }).from(benchmarkVersions).where(eq(benchmarkVersions.benchmarkId, found.benchmark.id)).orderBy(desc(benchmarkVersions.id)).all();
   const clip = createClipper();
   const groups = versions.map((v): PickableGroup => {
-    const published: PickableEntry[] = (getLeaderboard(db, { benchmark: found.benchmark.slug, version: v.version })?.entries ?? []).map((e) => ({ id: e.id, agent: clip.name(e.agent), state: "published", overall: e.overall.score, rank: e.rank }));
+    const published: PickableEntry[] = (getLeaderboard(db, { benchmark: found.benchmark.slug, version: v.version })?.entries ?? []).map((e) => ({ id: e.id, agent: e.agent, state: "published", overall: e.overall.score, rank: e.rank }));
     const others: PickableEntry[] = opts.maintainer
       ? db
           .select({ id: submissions.id, agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name), state: submissions.state, overall: scoringRuns.overallScore })
@@ -225,7 +238,7 @@ export function pickableEntries(db: Db, slug: string | undefined, opts: { mainta
           .orderBy(desc(submissions.id))
           .limit(MAX_UNPUBLISHED_PICKABLE)
           .all()
-          .map((r) => ({ id: r.id, agent: clip.prefix(r.agent), state: r.state, overall: r.overall ?? 0, rank: null }))
+          .map((r) => ({ id: r.id, agent: clip.prefix(r.agent, PUBLIC_RENDER_LIMITS.name), state: r.state, overall: r.overall ?? 0, rank: null }))
       : [];
     return { version: v.version, entries: [...published, ...others] };
   });

@@ -4,11 +4,12 @@
  * hand-edited or older row shows what it validly holds. No flag quotes a reference value or a
  * canary; a duplicate's other entry is linked only where it is published.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { MAX_FLAGGED_ITEMS, storedFlags, type IntegrityFlagKind } from "../scoring/integrity-flags";
+import { publishedIds } from "./activity";
 import type { Clipper } from "./render-limits";
 import type { IntegrityFlagView, IntegrityView } from "./types";
 
@@ -32,11 +33,9 @@ export function readIntegrity(db: Db, raw: unknown, spec: BenchmarkSpec, clip: C
   if (!isObj(raw)) return null;
   const flags = clip.list(storedFlags(raw));
   const otherIds = flags.flatMap((f) => (isObj(f.other) && num(f.other.id) !== null ? [num(f.other.id)!] : []));
-  const publishedIds = new Set(
-    otherIds.length ? db.select({ id: submissions.id }).from(submissions).where(and(inArray(submissions.id, otherIds), eq(submissions.state, "published"))).all().map((r) => r.id) : [],
-  );
+  const published = publishedIds(db, otherIds);
   const views: IntegrityFlagView[] = flags.map((f) => {
-    const other = isObj(f.other) && num(f.other.id) !== null ? { id: num(f.other.id)!, agent: clip.name(String(f.other.agent ?? "")), published: publishedIds.has(num(f.other.id)!) } : null;
+    const other = isObj(f.other) && num(f.other.id) !== null ? { id: num(f.other.id)!, agent: clip.name(String(f.other.agent ?? "")), published: published.has(num(f.other.id)!) } : null;
     const items = Array.isArray(f.items) ? f.items.filter((i) => isObj(i) && typeof i.capability === "string" && typeof i.uuid === "string") : [];
     return {
       kind: f.kind,

@@ -8,7 +8,7 @@ import type { Db } from "../../db/client";
 import { auditLog, scoringRuns, submissions, type PublicationDetails, type SubmissionState } from "../../db/schema";
 import { benchmarkOfVersion } from "./benchmarks";
 import { queueRun, type RunSpec } from "./runs";
-import { canMove, restoreTransition, transition, TransitionError, type Tx } from "./transitions";
+import { canMove, restoreTransition, transition, TransitionError, type RestorableState, type Tx } from "./transitions";
 
 export interface Actor {
   actor: string;
@@ -130,7 +130,7 @@ export async function rescore(db: Db, id: number, who: Actor, spec: Partial<RunS
 /** Where a restore takes a withdrawn submission, and the state it was withdrawn from. */
 export interface RestorePlan {
   from: SubmissionState;
-  to: "published" | "approved" | "scored" | "error" | "invalid" | "queued";
+  to: RestorableState;
 }
 
 /**

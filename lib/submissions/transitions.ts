@@ -27,7 +27,8 @@ const ALLOWED: Record<SubmissionState, SubmissionState[]> = {
  * or to `scored` when what it was approved for has changed, or re-queued with a new run.
  * lib/submissions/review.ts decides which, from the audit log.
  */
-const RESTORABLE: readonly SubmissionState[] = ["published", "approved", "scored", "error", "invalid", "queued"];
+const RESTORABLE = ["published", "approved", "scored", "error", "invalid", "queued"] as const satisfies readonly SubmissionState[];
+export type RestorableState = (typeof RESTORABLE)[number];
 
 export class TransitionError extends Error {
   constructor(message: string) {
@@ -56,7 +57,7 @@ export function transition(tx: Tx | Db, submissionId: number, to: SubmissionStat
 }
 
 /** Moves a withdrawn submission back to `to` (one of RESTORABLE), with its audit row. */
-export function restoreTransition(tx: Tx | Db, submissionId: number, to: SubmissionState, move: Move): void {
+export function restoreTransition(tx: Tx | Db, submissionId: number, to: RestorableState, move: Move): void {
   moveState(tx, submissionId, to, move, (from) => from === "withdrawn" && RESTORABLE.includes(to));
 }
 

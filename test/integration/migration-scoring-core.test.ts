@@ -13,6 +13,17 @@ const apply = (db: Database.Database, file: string) => {
   for (const statement of readFileSync(path.join(dir, file), "utf8").split("--> statement-breakpoint")) if (statement.trim()) db.exec(statement);
 };
 
+/** An in-memory database with every migration before `file` applied, for lone item rows (foreign keys off: no runs). */
+function migratedUpTo(file: string): Database.Database {
+  const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
+  const cut = files.indexOf(file);
+  expect(cut).toBeGreaterThan(0);
+  const db = new Database(":memory:");
+  for (const f of files.slice(0, cut)) apply(db, f);
+  db.pragma("foreign_keys = OFF");
+  return db;
+}
+
 const legacy = [
   {
     uuid: "w1",
@@ -33,12 +44,7 @@ const legacy = [
 
 describe("migration 0002 (scoring core)", () => {
   it("derives scorer, bucket and exact flag, and moves quoting explanations to the private detail", () => {
-    const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
-    const cut = files.indexOf("0002_scoring_core.sql");
-    expect(cut).toBeGreaterThan(0);
-    const db = new Database(":memory:");
-    for (const f of files.slice(0, cut)) apply(db, f);
-    db.pragma("foreign_keys = OFF"); // lone item rows, without their runs
+    const db = migratedUpTo("0002_scoring_core.sql");
     const insert = db.prepare("INSERT INTO item_results (run_id, capability, domain, uuid, weight, score, status, stage, policy, result) VALUES (1, 'c', 'd', ?, 1, ?, ?, ?, ?, ?)");
     for (const r of legacy) insert.run(r.uuid, r.score, r.status, r.stage, r.policy, JSON.stringify(r.result));
     apply(db, "0002_scoring_core.sql");
@@ -65,12 +71,7 @@ describe("migration 0002 (scoring core)", () => {
 
 describe("migration 0005 (missing-turn bucket)", () => {
   it("moves items whose last turn had no prediction from 'groundedness failed' to 'not scored', and nothing else", () => {
-    const files = readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
-    const cut = files.indexOf("0005_missing_turn_bucket.sql");
-    expect(cut).toBeGreaterThan(0);
-    const db = new Database(":memory:");
-    for (const f of files.slice(0, cut)) apply(db, f);
-    db.pragma("foreign_keys = OFF");
+    const db = migratedUpTo("0005_missing_turn_bucket.sql");
     const insert = db.prepare("INSERT INTO item_results (run_id, capability, domain, uuid, weight, score, status, stage, policy, scorer, bucket, result) VALUES (1, 'c', 'd', ?, 1, 0, 'scored', ?, 'skipped', ?, ?, ?)");
     insert.run("turnless", "none", "waterfall", "groundedness_failed", JSON.stringify({ bucket: "groundedness_failed", stage: "none" }));
     insert.run("ungrounded", "groundedness", "waterfall", "groundedness_failed", JSON.stringify({ bucket: "groundedness_failed", stage: "groundedness" }));
@@ -82,5 +83,6 @@ describe("migration 0005 (missing-turn bucket)", () => {
       { uuid: "turnless", bucket: "not_scored", stored: "not_scored" },
       { uuid: "ungrounded", bucket: "groundedness_failed", stored: "groundedness_failed" },
     ]);
+    db.close();
   });
 });

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { auditLog, benchmarkVersions, capabilityScores, itemResults, scoringRuns, submissions } from "@/db/schema";
 import { comparedHeadlines, compareEntries, MAX_FLIP_PAGE_SIZE, passes, pickableEntries } from "@/lib/queries/compare";
+import { PUBLIC_RENDER_LIMITS } from "@/lib/queries/render-limits";
 import type { Comparison } from "@/lib/queries/types";
 import type { ItemResult, ItemStatus } from "@/lib/scoring/item-result";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
@@ -158,6 +159,20 @@ describe("flips between two entries", () => {
     expect(cmp.differences.find((d) => d.scope === "multiturn")!.diff).toBe(100);
     expect(cmp.flips[0]!.capabilities.multiturn).toMatchObject({ aOnly: 1, both: 0 });
     expect(cmp.flipPage.rows.map((r) => r.uuid)).toEqual(["mt-1"]);
+  });
+});
+
+describe("agent names", () => {
+  it("are cut to the public name length with the count of what was cut, as on the queue and changelog", () => {
+    const long = `agent-${"x".repeat(294)}`;
+    const a = seedEntry(long, [["tool_selection", "harbor", "ts-1", 1]]);
+    const b = seedEntry(long, [["tool_selection", "harbor", "ts-1", 1]], { state: "scored" });
+    const shown = `${long.slice(0, PUBLIC_RENDER_LIMITS.name)}… [100 more characters]`;
+    expect(compare([a, b]).entries.map((e) => e.agent)).toEqual([shown, shown]);
+    expect(comparedHeadlines(db, [a, b]).map((h) => h.agent)).toEqual([shown, shown]);
+    // Published ones come from the board (already cut there), the others from their rows.
+    const picker = pickableEntries(db, "mini", { maintainer: true })!.groups.flatMap((g) => g.entries);
+    expect([a, b].map((id) => picker.find((e) => e.id === id)!.agent)).toEqual([shown, shown]);
   });
 });
 
