@@ -3,15 +3,13 @@ import { Notice } from "@/components/common/notice";
 import { StateBadge } from "@/components/common/state-badge";
 import { buttonClass, controlClass, secondaryButtonClass } from "@/components/common/styles";
 import type { ReviewRow } from "@/lib/queries/types";
+import type { ConfirmedAction } from "@/lib/submissions/review";
 import { FlagMessages } from "./flag-messages";
 import { overallText } from "./review-table";
 
 /** The destructive button of a confirmation: red, with its words saying what it does. */
 const dangerButtonClass =
   "rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 dark:bg-red-700 dark:hover:bg-red-600";
-
-/** Reject and withdraw always ask first; approve asks when the entry carries integrity flags. */
-export type ConfirmedAction = "reject" | "withdraw" | "approve";
 
 const VERBS: Record<ConfirmedAction, string> = { reject: "Reject", withdraw: "Withdraw", approve: "Approve" };
 const PAST: Record<ConfirmedAction, string> = { reject: "rejected", withdraw: "withdrawn", approve: "approved" };

@@ -10,9 +10,9 @@ import type { SubmissionState } from "@/db/schema";
 import { getReviewEntry, getReviewQueuePage, REVIEW_STATES, type ReviewState } from "@/lib/queries/activity";
 import { listBenchmarks } from "@/lib/queries/benchmark-info";
 import { pageDb } from "@/lib/queries/db";
-import { availableActions } from "@/lib/submissions/review";
+import { availableActions, isConfirmedAction } from "@/lib/submissions/review";
 import { adminToken } from "./auth";
-import { ConfirmAction, type ConfirmedAction } from "./confirm-action";
+import { ConfirmAction } from "./confirm-action";
 import { maintainerSignedIn } from "./maintainer";
 import { adminDoneMessage, adminErrorMessage } from "./messages";
 import { ReviewTable } from "./review-table";
@@ -85,7 +85,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
 
   // A reject or withdraw, or the approval of a flagged entry, asked for by link (or by a post without confirmation): confirm it first.
   const rawConfirm = firstParam(params, "confirm");
-  const confirmAction = rawConfirm === "reject" || rawConfirm === "withdraw" || rawConfirm === "approve" ? (rawConfirm as ConfirmedAction) : null;
+  const confirmAction = isConfirmedAction(rawConfirm) ? rawConfirm : null;
   const confirmId = parseId(firstParam(params, "id"));
   const confirmRow = confirmAction && confirmId !== null ? getReviewEntry(db, confirmId) : null;
 

@@ -8,7 +8,7 @@ import { TimeStamp } from "@/components/common/time-stamp";
 import { FlagMessages } from "./flag-messages";
 import type { ReviewRow } from "@/lib/queries/types";
 import type { SubmissionState } from "@/db/schema";
-import { availableActions, CONFIRMED_ACTIONS, type ReviewActionName } from "@/lib/submissions/review";
+import { availableActions, needsConfirmation, type ReviewActionName } from "@/lib/submissions/review";
 import { confirmHref } from "./confirm-href";
 
 /** The current run's overall, marked when a capability was not submitted. */
@@ -51,7 +51,7 @@ function Actions({ row }: { row: ReviewRow }) {
   return (
     <div className="flex flex-wrap items-start gap-2">
       {availableActions(row.state as SubmissionState).map((action) =>
-        CONFIRMED_ACTIONS.includes(action) || (action === "approve" && row.flags.length > 0) ? (
+        needsConfirmation(action, row.flags.length > 0) ? (
           <Link key={action} href={confirmHref(action, row.id)} className={secondaryButtonClass} aria-label={`${LABELS[action]} ${row.agent}`}>
             {LABELS[action]}…
           </Link>

@@ -27,8 +27,18 @@ export type ReviewActionName = ReviewAction["name"];
 
 export const REVIEW_ACTIONS: readonly ReviewActionName[] = ["approve", "reject", "rescore", "withdraw", "restore"];
 
-/** Reject and withdraw take an entry away: front ends ask the maintainer to confirm them first. */
-export const CONFIRMED_ACTIONS: readonly ReviewActionName[] = ["reject", "withdraw"];
+/** The actions a front end asks the maintainer to confirm first (the server refuses them unconfirmed). */
+export const CONFIRMED_ACTIONS = ["reject", "withdraw", "approve"] as const satisfies readonly ReviewActionName[];
+export type ConfirmedAction = (typeof CONFIRMED_ACTIONS)[number];
+
+/** Reject and withdraw take an entry away; approving a flagged entry publishes what its flags question. */
+export function needsConfirmation(action: ReviewActionName, flagged: boolean): boolean {
+  return action === "reject" || action === "withdraw" || (action === "approve" && flagged);
+}
+
+export function isConfirmedAction(value: string | undefined): value is ConfirmedAction {
+  return (CONFIRMED_ACTIONS as readonly string[]).includes(value ?? "");
+}
 
 /** The actions a submission in this state can take (what a front end offers). */
 export function availableActions(state: SubmissionState): ReviewActionName[] {

@@ -13,7 +13,7 @@ import { pageDb } from "@/lib/queries/db";
 import { isFlagged } from "@/lib/queries/integrity";
 import { submissionState } from "@/lib/queries/submission";
 import { mirrorSubmission } from "@/lib/submissions/github-intake";
-import { applyReviewAction, CONFIRMED_ACTIONS, reviewAction } from "@/lib/submissions/review";
+import { applyReviewAction, needsConfirmation, reviewAction } from "@/lib/submissions/review";
 import { TransitionError } from "@/lib/submissions/transitions";
 import { requestIsMaintainer, sameOrigin, seeOther } from "../auth";
 import { confirmHref } from "../confirm-href";
@@ -33,7 +33,7 @@ export async function POST(request: Request): Promise<Response> {
   if (!review) return seeOther("/admin?error=unknown-action");
   const db = pageDb();
   // An entry with integrity flags is approved only once the maintainer has seen them.
-  if (CONFIRMED_ACTIONS.includes(review.name) || (review.name === "approve" && isFlagged(db, id))) {
+  if (needsConfirmation(review.name, review.name === "approve" && isFlagged(db, id))) {
     const confirmed = String(form?.get("confirm") ?? "");
     if (!confirmed) return seeOther(confirmHref(review.name, id));
     if (confirmed !== submissionState(db, id)) return seeOther("/admin?error=changed");
