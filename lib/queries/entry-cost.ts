@@ -3,9 +3,6 @@
  * them: the board's four numbers, and the whole summary for the entry page. Runs scored before
  * costs were recorded have none: every field is then null.
  */
-import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { scoringRuns } from "../../db/schema";
 import type { CostSummary, UsageTotals } from "../aggregate/cost";
 import type { EntryCost } from "./types";
 
@@ -42,9 +39,4 @@ export function entryCost(raw: unknown): EntryCost {
     totalTokens: c?.usage?.totalTokens ?? null,
     costUsd: round(c?.usage?.costUsd ?? null, 6),
   };
-}
-
-/** The cost summary of one scoring run (the caller has checked that the viewer may see its entry). */
-export function getRunCost(db: Db, runId: number): RunCost | null {
-  return readRunCost(db.select({ cost: scoringRuns.cost }).from(scoringRuns).where(eq(scoringRuns.id, runId)).get()?.cost);
 }

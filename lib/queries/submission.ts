@@ -6,6 +6,7 @@ import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
 import type { CallPairing, TrajectoryComparison } from "../scoring/evaluators/trajectory-compare";
 import type { FunnelBucket, TrajectoryDiagnostic } from "../scoring/item-result";
+import { readRunCost } from "./entry-cost";
 import { readIntegrity } from "./integrity";
 import { MAX_ITEM_RESULT_CHARS } from "./item-list";
 import { publicSourceRef, redactPaths } from "./redact-paths";
@@ -150,6 +151,7 @@ export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (Submi
           finishedAt: run.finishedAt?.toISOString() ?? null,
           trials: run.trials,
           trialStats: run.trialStats ?? null,
+          cost: readRunCost(run.cost),
         }
       : null,
     capabilities: spec.capabilities.map((c) => {

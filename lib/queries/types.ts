@@ -1,4 +1,5 @@
 /** Plain data the pages render: no database types cross this line. */
+import type { CostSummary } from "../aggregate/cost";
 import type { TrialStats } from "../aggregate/trials";
 import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
 import type { IntegrityFlagKind } from "../scoring/integrity-flags";
@@ -129,6 +130,8 @@ export interface SubmissionDetail {
     trials: number;
     /** Per-trial scores, their spread and pass^k; null for runs scored before trials were kept. */
     trialStats: TrialStats | null;
+    /** Latency, tokens and dollars; null for runs scored before costs were recorded. */
+    cost: CostSummary | null;
   } | null;
   capabilities: (ScoreCell & { id: string; label: string; scorer: string; nItems: number; nMissing: number; nError: number; nPolicyUnchecked: number; statusCounts: Partial<Record<ItemStatus, number>> })[];
   domains: { capability: string; domain: string; score: number; nItems: number }[];

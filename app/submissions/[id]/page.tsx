@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { Breadcrumb } from "@/components/common/breadcrumb";
 import { notFound, redirect } from "next/navigation";
 import { pageDb } from "@/lib/queries/db";
-import { getRunCost } from "@/lib/queries/entry-cost";
 import { getSubmission, submissionHeading } from "@/lib/queries/submission";
 import { listItems } from "@/lib/queries/item-list";
 import { entryAccess } from "@/lib/queries/visibility";
@@ -154,7 +153,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
           <Section id="details" title="Details">
             <SubmissionMeta detail={detail} />
           </Section>
-          <CostSummary cost={run ? getRunCost(pageDb(), run.id) : null} />
+          <CostSummary cost={run?.cost ?? null} />
           <Section id="timeline" title="Status timeline">
             <StatusTimeline events={detail.timeline} />
           </Section>
