@@ -116,6 +116,18 @@ describe("duplicates", () => {
     expect(row.flags).toEqual([{ kind: "duplicate", message: copy.integrity!.flags[0]!.message }]);
   });
 
+  it("leave the distinct demo entries well below the threshold: the largest share is strong-agent's against the oracle, 105 of 294", () => {
+    const agents = ["oracle", "strong-agent", "weak-agent", "policy-breaker", "fabricator", "partial-entry"];
+    const runOf = (agent: string) => db.select({ run: submissions.currentRunId }).from(submissions).where(eq(submissions.id, ids[agent]!)).get()!.run!;
+    const answered = (run: number) => db.$client.prepare("SELECT count(*) AS n FROM item_results WHERE run_id = ? AND fingerprint IS NOT NULL").get(run) as { n: number };
+    const shared = (mine: number, theirs: number) =>
+      db.$client.prepare("SELECT count(*) AS n FROM item_results a WHERE a.run_id = ? AND a.fingerprint IN (SELECT fingerprint FROM item_results WHERE run_id = ? AND fingerprint IS NOT NULL)").get(mine, theirs) as { n: number };
+    const shares = agents.flatMap((a) => agents.filter((b) => b !== a).map((b) => ({ pair: `${a} vs ${b}`, count: shared(runOf(a), runOf(b)).n, of: answered(runOf(a)).n })));
+    const largest = shares.reduce((best, s) => (s.count / s.of > best.count / best.of ? s : best));
+    expect(largest).toEqual({ pair: "strong-agent vs oracle", count: 105, of: 294 });
+    expect(largest.count / largest.of).toBeLessThan(0.9 / 2);
+  });
+
   it("leave the original unflagged, and a rescore of the original flags only the copy, once", async () => {
     expect(runFlags(ids["weak-agent"]!).flags).toEqual([]);
     await rescore(db, ids["weak-agent"]!, { actor: "maintainer", at: now() });
