@@ -17,7 +17,7 @@
  * The load average is printed before and after: figures taken on a busy machine are not its own.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -75,6 +75,14 @@ function once(command: string, args: string[]): Run {
   return { ms, rssMiB: m ? Math.round(Number(m[1]) / 1024) : null, code: r.status };
 }
 
+/** Bytes of the files under a folder (the bundle, the ground truth). */
+function bytesUnder(p: string): number {
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(p).reduce((n, name) => n + bytesUnder(path.join(p, name)), 0);
+}
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function timed(command: string, args: string[], n = runs, okCodes = [0]) {
@@ -117,7 +125,7 @@ for (const [name, data] of [["vakra-1x", one], ["vakra-10x", ten]] as const) {
   const r = timed(process.execPath, args);
   const t = validateTargets[name]!;
   say(
-    `validate ${name}: ${s(r.ms)} [${s(r.min)}–${s(r.max)}], ${mib(r.rssMiB)}; first run (index built, ground truth parsed) ${s(first.ms)}, ${mib(first.rssMiB)}` +
+    `validate ${name} (bundle ${mb(bytesUnder(data.bundle))}; ground truth ${mb(bytesUnder(path.join(data.benchmark, "groundtruth")))}): ${s(r.ms)} [${s(r.min)}–${s(r.max)}], ${mib(r.rssMiB)}; first run (index built, ground truth parsed) ${s(first.ms)}, ${mib(first.rssMiB)}` +
       `   target ≤ ${s(t.ms)}${t.rss ? ` and ≤ ${t.rss} MiB` : ""}: ${verdict(r.ms <= t.ms && (!t.rss || (r.rssMiB ?? 0) <= t.rss))}`,
   );
   if (vakra) {
@@ -132,6 +140,8 @@ for (const [name, data] of [["vakra-1x", one], ["vakra-10x", ten]] as const) {
   if (ten) {
     const r10 = timed(process.execPath, [AGENTBOARD, "score", ten.bundle, "--benchmark", ten.benchmark, "--judge", "rules", "--replay", "recorded", "--quiet"], Math.min(runs, 3));
     say(`score vakra-10x (rules judge, recorded replay, worker threads): ${s(r10.ms)} [${s(r10.min)}–${s(r10.max)}], ${mib(r10.rssMiB)}`);
+    const single = timed("env", ["AGENTBOARD_THREADS=1", process.execPath, AGENTBOARD, "score", ten.bundle, "--benchmark", ten.benchmark, "--judge", "rules", "--replay", "recorded", "--quiet"], Math.min(runs, 3));
+    say(`  the same on this thread alone (AGENTBOARD_THREADS=1): ${s(single.ms)} [${s(single.min)}–${s(single.max)}], ${mib(single.rssMiB)}; threads ${((1 - r10.ms / single.ms) * 100).toFixed(0)}% faster`);
   }
 }
 
