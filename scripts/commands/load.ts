@@ -98,3 +98,12 @@ export function fileThreads(env: NodeJS.ProcessEnv = process.env): FileThreadOpt
   const workers = threadCount(env) - 1;
   return entry && workers > 0 ? { entry, count: workers, minBytes: THREADS_MIN_BYTES } : undefined;
 }
+
+/** `--replay`, defaulting to MCP replay wherever the benchmark declares tool servers. */
+export function replayModeOf(mode: string | undefined, spec: BenchmarkSpec): "mcp" | "recorded" | "none" {
+  const declared = spec.capabilities.some((c) => c.environment);
+  const chosen = mode ?? (declared ? "mcp" : "recorded");
+  if (chosen !== "mcp" && chosen !== "recorded" && chosen !== "none") throw usageError(`--replay must be "mcp", "recorded" or "none", got "${chosen}"`);
+  if (chosen === "mcp" && !declared) throw usageError("--replay mcp needs tool servers: this benchmark declares no capabilities[].environment");
+  return chosen;
+}

@@ -12,7 +12,7 @@ import { runWorker } from "../../lib/submissions/worker";
 import { agentboardVersion } from "./build-info";
 import { usageError } from "./cli-errors";
 import { judgeSettingsOrFail } from "./judge-options";
-import { benchmarkOrFail, bundleOrFail } from "./load";
+import { benchmarkOrFail, bundleOrFail, replayModeOf } from "./load";
 import { githubIntake, startGitHubPass } from "./github";
 
 export interface SubmitFlags {
@@ -31,11 +31,10 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
     const { versionId, benchmark } = await benchmarkOrFail(() => registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date() }));
     const judge = flags.judge || flags.judgeModel ? judgeSettingsOrFail({ flags, env: process.env, config: benchmark.spec.judge }) : undefined;
     if (judge?.kind === "verdicts") throw usageError("a submission is judged by rules or openai; the verdicts judge re-scores a run (agentboard verify)");
-    if (flags.replay && !["mcp", "recorded", "none"].includes(flags.replay)) throw usageError(`--replay must be "mcp", "recorded" or "none"`);
     const run = {
       ...(judge ? { judgeKind: judge.kind } : {}),
       ...(judge?.model ? { judgeModel: judge.model } : {}),
-      ...(flags.replay ? { replayMode: flags.replay as "mcp" | "recorded" | "none" } : {}),
+      ...(flags.replay ? { replayMode: replayModeOf(flags.replay, benchmark.spec) } : {}),
     };
     const out = await ingestBundle(db, { versionId, bundlePath: path.resolve(bundle), source: "local", sourceRef: path.resolve(bundle), actor: "cli", run, ...(flags.agent ? { metadata: { agentName: flags.agent } } : {}) }, () => new Date());
     process.stdout.write(`${JSON.stringify(out)}\n`);

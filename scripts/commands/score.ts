@@ -6,7 +6,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Benchmark } from "../../lib/benchmark/load-benchmark";
-import type { BenchmarkSpec } from "../../lib/benchmark/spec";
 import { createNoReplay, createRecordedReplay } from "../../lib/replay/recorded-replay";
 import type { ReplayPort } from "../../lib/replay/replay-port";
 import { createMemoryGradeCache } from "../../lib/scoring/judges/grade-cache";
@@ -21,7 +20,7 @@ import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
 import { agentboardVersion } from "./build-info";
 import { graderOrFail, judgeSettingsOrFail } from "./judge-options";
-import { bundleOrFail, loadBenchmarkOrFail, loadSpecOrFail, scoreThreads } from "./load";
+import { bundleOrFail, loadBenchmarkOrFail, loadSpecOrFail, replayModeOf, scoreThreads } from "./load";
 import { createProgress } from "./progress";
 
 export interface ScoreFlags extends JudgeFlags {
@@ -32,15 +31,6 @@ export interface ScoreFlags extends JudgeFlags {
   verdictsOut?: string;
   vakraOut?: string;
   quiet?: boolean;
-}
-
-/** `--replay`, defaulting to MCP replay wherever the benchmark declares tool servers. */
-function replayModeOf(mode: string | undefined, spec: BenchmarkSpec): "mcp" | "recorded" | "none" {
-  const declared = spec.capabilities.some((c) => c.environment);
-  const chosen = mode ?? (declared ? "mcp" : "recorded");
-  if (chosen !== "mcp" && chosen !== "recorded" && chosen !== "none") throw usageError(`--replay must be "mcp", "recorded" or "none", got "${chosen}"`);
-  if (chosen === "mcp" && !declared) throw usageError("--replay mcp needs tool servers: this benchmark declares no capabilities[].environment");
-  return chosen;
 }
 
 export async function replayFor(mode: "mcp" | "recorded" | "none", benchmark: Benchmark, concurrency?: string): Promise<ReplayPort> {

@@ -109,6 +109,10 @@ describe("agentboard validate", () => {
       ["score", good, "--benchmark", benchmark, "--bogus-flag"],
       ["score", good, "--benchmark", benchmark, "--judge", "oracle"],
       ["score", good, "--benchmark", benchmark, "--replay", "psychic"],
+      // The mini benchmark declares no tool servers: MCP replay is refused at once, not in the worker.
+      ["score", good, "--benchmark", benchmark, "--replay", "mcp"],
+      ["submit", good, "--benchmark", benchmark, "--replay", "mcp", "--db", path.join(work, "mcp.db")],
+      ["submit", good, "--benchmark", benchmark, "--replay", "psychic", "--db", path.join(work, "mcp.db")],
       ["frobnicate"],
     ]) {
       const r = cli(...args);
