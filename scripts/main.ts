@@ -56,8 +56,10 @@ const newest = (p: string): number => {
 const sourcesChanged = () => Math.max(...["app", "components", "lib", "db", "public", "next.config.mjs", "package.json"].map(newest)) > statSync(buildId).mtimeMs;
 if (!existsSync(buildId) || sourcesChanged()) {
   say("Building the web app (next build)…");
+  const buildStarted = performance.now();
   const b = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env });
   if (b.status !== 0) process.exit(b.status ?? 1);
+  say(`Web app built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s.`);
 }
 
 say(`Serving the leaderboard on http://127.0.0.1:${port} (Ctrl-C stops it)`);
