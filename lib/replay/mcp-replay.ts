@@ -160,10 +160,11 @@ export function createMcpReplay(benchmark: Benchmark, opts: McpReplayOptions = {
     }
     let p = inFlightGt.get(key);
     if (!p) {
-      replayedHere.add(key);
       const gt = findDialogue(benchmark, cap.id, uuid);
       if (!gt) throw new ReplayError(`no ground truth for ${cap.id}/${uuid}`);
       p = runDialogue(cap, gt.domain, uuid, groundTruthTurns(cap, gt.turns)).then((turns) => {
+        // Counted once replayed: a replay that failed gave the run no ground truth.
+        replayedHere.add(key);
         store.set(cap.id, uuid, turns);
         return turns;
       });

@@ -133,6 +133,9 @@ describe("createMcpReplay", () => {
     // Nothing stored: replayed here (a second ask is answered from memory, still replayed here).
     const fresh = createMcpReplay(b, { connect: fakeServer([]) });
     expect(fresh.groundTruthSource?.()).toBe("environment");
+    // A replay that fails brought no ground truth: still none replayed.
+    await expect(fresh.replayGroundTruth(cap, "no-such-uuid")).rejects.toThrow(ReplayError);
+    expect(fresh.groundTruthSource?.()).toBe("environment");
     await fresh.replayGroundTruth(cap, "u1");
     await fresh.replayGroundTruth(cap, "u1");
     expect(fresh.groundTruthSource?.()).toBe("replayed");
