@@ -115,7 +115,7 @@ export async function buildCli(outDir: string = CLI_DIST): Promise<BuiltCli> {
     }),
   );
   writeFileSync(path.join(staging, "build.json"), JSON.stringify({ id, version: info.version, commit: info.commit, entries: Object.keys(ENTRIES), chunks, inputs }) + "\n");
-  // Another build may swap its own in at the same moment (two test runs): retry, then keep either.
+  // Another build may swap its own in at the same moment (two test runs): retry the swap a few times; either build is complete.
   const old = `${outDir}.${process.pid}.old`;
   for (let attempt = 0; ; attempt++) {
     try {
