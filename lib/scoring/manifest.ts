@@ -62,7 +62,7 @@ export interface ManifestInput {
 
 export const UNKNOWN_VERSION: AgentboardVersion = { version: "unknown", commit: null };
 
-/** An item's trial (1 for a plain bundle); trials land with issue 16's bundles of `trial_k/` folders. */
+/** An item's trial (1 for a plain bundle); checked, since verify reads results files written anywhere. */
 export const trialOf = (item: object): number => {
   const t = (item as { trial?: unknown }).trial;
   return typeof t === "number" && Number.isInteger(t) && t > 0 ? t : 1;
