@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { artifacts, criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
+import { artifacts, criticalViolations, launchBrowser, openPage, screenshot, startApp, type App, type PageOptions } from "./harness";
 
 let app: App;
 let browser: Browser;
@@ -19,16 +19,11 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1400, height: 1000 };
+const PHONE = { width: 390 };
+const DESKTOP = { width: 1400 };
 const DEMO_AGENTS = ["oracle", "strong-agent", "policy-breaker", "steady-agent", "partial-entry", "weak-agent", "fabricator"];
 
-async function open(url: string, opts: { width: number; height: number; dark?: boolean }): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: opts.width, height: opts.height }, colorScheme: opts.dark ? "dark" : "light" });
-  const page = await ctx.newPage();
-  await page.goto(app.url + url, { waitUntil: "networkidle" });
-  return page;
-}
+const open = (url: string, opts?: PageOptions) => openPage(browser, app.url + url, opts);
 
 /** The board table's rows: agent, and the boxes of its rank, agent and overall cells (by the header's position of "Overall"). */
 const boardCells = (page: Page) =>

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
+import { criticalViolations, launchBrowser, openPage, screenshot, startApp, type App, type PageOptions } from "./harness";
 
 let app: App;
 let browser: Browser;
@@ -23,12 +23,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function open(url: string, opts: { width?: number; dark?: boolean } = {}): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.width && opts.width < 640 ? 844 : 1000 }, colorScheme: opts.dark ? "dark" : "light" });
-  const page = await ctx.newPage();
-  await page.goto(app.url + url, { waitUntil: "networkidle" });
-  return page;
-}
+const open = (url: string, opts?: PageOptions) => openPage(browser, app.url + url, opts);
 
 interface TableRow {
   id: string;

@@ -84,6 +84,24 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+export interface PageOptions {
+  /** Viewport width; 1400 px unless told. Widths under 640 px get a phone's height (844 px), others 1000 px. */
+  width?: number;
+  dark?: boolean;
+  /** A maintainer's session cookie value, set for the page's origin before it loads. */
+  adminSession?: string;
+}
+
+/** Opens `url` in a fresh browser context (its own cookies and colour scheme) and waits until the network is idle. */
+export async function openPage(browser: Browser, url: string, opts: PageOptions = {}): Promise<Page> {
+  const width = opts.width ?? 1400;
+  const ctx = await browser.newContext({ viewport: { width, height: width < 640 ? 844 : 1000 }, colorScheme: opts.dark ? "dark" : "light" });
+  if (opts.adminSession) await ctx.addCookies([{ name: "agentboard_admin", value: opts.adminSession, url: new URL(url).origin }]);
+  const page = await ctx.newPage();
+  await page.goto(url, { waitUntil: "networkidle" });
+  return page;
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });

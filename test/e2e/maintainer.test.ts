@@ -8,14 +8,14 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { runWorker } from "@/lib/submissions/worker";
 import { DEMO_DIR } from "@/scripts/demo/build-demo";
-import { criticalViolations, launchBrowser, loadDemos, screenshot, startApp, seedDatabase, type App } from "./harness";
+import { criticalViolations, launchBrowser, loadDemos, openPage, screenshot, startApp, seedDatabase, type App, type PageOptions } from "./harness";
 
 const ADMIN = "maintainer-token-for-the-story";
 const REPOSITORY = "bench-org/bench";
@@ -55,13 +55,7 @@ afterAll(async () => {
   rmSync(bundles, { recursive: true, force: true });
 });
 
-async function open(url: string, opts: { width?: number; dark?: boolean; cookie?: string } = {}): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: 1000 }, colorScheme: opts.dark ? "dark" : "light" });
-  if (opts.cookie) await ctx.addCookies([{ name: "agentboard_admin", value: opts.cookie, url: app.url }]);
-  const page = await ctx.newPage();
-  await page.goto(app.url + url, { waitUntil: "networkidle" });
-  return page;
-}
+const open = (url: string, opts?: PageOptions) => openPage(browser, app.url + url, opts);
 
 /** One value of the database the server runs on. */
 function read<T>(query: string, arg: string | number): T {
@@ -211,7 +205,7 @@ describe("every page of this story", () => {
     for (const p of pages) {
       for (const width of [1400, 390]) {
         for (const dark of [false, true]) {
-          const page = await open(p.url, { width, dark, ...(p.admin ? { cookie: session } : {}) });
+          const page = await open(p.url, { width, dark, ...(p.admin ? { adminSession: session } : {}) });
           const what = `${p.url} at ${width}${dark ? " (dark)" : ""}`;
           expect(await page.evaluate(() => document.documentElement.classList.contains("dark")), what).toBe(dark);
           expect(await criticalViolations(page), what).toEqual([]);

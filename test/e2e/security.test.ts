@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
-import { approve } from "@/lib/submissions/review";
+import { approve, restore, withdraw } from "@/lib/submissions/review";
 import { runWorker } from "@/lib/submissions/worker";
 import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
 import { GOOD_BUNDLE, INVALID_BUNDLE, MINI_BENCHMARK } from "../helpers/mini-fixtures";
@@ -21,6 +21,8 @@ const ADMIN = "maintainer-token-for-security-tests";
 const bundles = mkdtempSync(path.join(tmpdir(), "agentboard-sec-bundles-"));
 const ids = { published: 0, hidden: 0, invalid: 0 };
 let hiddenItem = "";
+/** Where the published entry's bundle lies on the server: its withdrawal and restore quote it in their reasons. */
+let publishedDir = "";
 
 function copyBundle(from: string, name: string, agent?: string): string {
   const dir = path.join(bundles, "secret-lab-dir", name);
@@ -29,16 +31,22 @@ function copyBundle(from: string, name: string, agent?: string): string {
   return dir;
 }
 
-/** One published entry, one scored but not approved, one invalid; all sent through the CLI path. */
+/**
+ * One published entry, one scored but not approved, one invalid; all sent through the CLI path.
+ * The published one was withdrawn and restored with reasons naming its bundle's server path.
+ */
 async function seed(dbFile: string) {
   await seedDatabase(dbFile, async (db, deps) => {
     const { versionId } = await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: new Date() });
     const ingest = async (bundle: string) => (await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, () => new Date())).submissionId;
-    ids.published = await ingest(copyBundle(GOOD_BUNDLE, "public", "public-agent"));
+    publishedDir = copyBundle(GOOD_BUNDLE, "public", "public-agent");
+    ids.published = await ingest(publishedDir);
     ids.hidden = await ingest(copyBundle(GOOD_BUNDLE, "hidden", "hidden-agent"));
     ids.invalid = await ingest(copyBundle(INVALID_BUNDLE, "broken"));
     await runWorker(db, deps, { untilIdle: true });
     approve(db, ids.published, { actor: "e2e", at: new Date() });
+    withdraw(db, ids.published, { actor: "e2e", at: new Date() }, `checking the bundle at ${publishedDir}`);
+    await restore(db, ids.published, { actor: "e2e", at: new Date() }, `${publishedDir}/output/metadata.json is fine`);
     const item = db.$client.prepare("SELECT i.capability, i.uuid FROM item_results i JOIN submissions s ON s.current_run_id = i.run_id WHERE s.id = ? LIMIT 1").get(ids.hidden) as { capability: string; uuid: string };
     hiddenItem = `/submissions/${ids.hidden}/items/${encodeURIComponent(item.capability)}/${encodeURIComponent(item.uuid)}`;
   });
@@ -200,7 +208,11 @@ describe("/submit without GITHUB_REPOSITORY", () => {
 
 describe("server paths", () => {
   it("are not shown in the public changelog, nor in the maintainers' audit log", async () => {
-    expect(await (await get("/changelog")).text()).not.toContain(bundles);
+    // The public changelog lists the published entry's withdrawal and restore with their reasons, the path shortened.
+    const changelog = await (await get("/changelog")).text();
+    expect(changelog).toContain("checking the bundle at secret-lab-dir/public");
+    expect(changelog).toContain("secret-lab-dir/public/output/metadata.json is fine");
+    expect(changelog).not.toContain(bundles);
     // The audit log (maintainers only) keeps the "received" reason of a CLI bundle, its path shortened.
     expect(await (await get("/admin/log")).text()).not.toContain("secret-lab-dir");
     const log = await (await get("/admin/log", await signIn())).text();

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { criticalViolations, launchBrowser, screenshot, startApp, type App } from "./harness";
+import { criticalViolations, launchBrowser, openPage, screenshot, startApp, type App, type PageOptions } from "./harness";
 
 let app: App;
 let browser: Browser;
@@ -22,15 +22,10 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const DESKTOP = { width: 1400, height: 1000 };
-const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1400 };
+const PHONE = { width: 390 };
 
-async function open(url: string, opts: { width: number; height: number; dark?: boolean } = DESKTOP): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: opts.width, height: opts.height }, colorScheme: opts.dark ? "dark" : "light" });
-  const page = await ctx.newPage();
-  await page.goto(app.url + url, { waitUntil: "networkidle" });
-  return page;
-}
+const open = (url: string, opts?: PageOptions) => openPage(browser, app.url + url, opts);
 
 /** The board's header labels and, per row, the agent and each cell's visible text by header. */
 const board = (page: Page) =>

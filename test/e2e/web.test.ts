@@ -18,7 +18,7 @@ import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
 import { getItem, getSubmission } from "@/lib/queries/submission";
 import { listItems } from "@/lib/queries/item-list";
 import { expectedCallValues, quotes, secretsOf } from "../helpers/private-values";
-import { criticalViolations, launchBrowser, screenshot, startApp, seedDatabase, type App } from "./harness";
+import { criticalViolations, launchBrowser, openPage, screenshot, startApp, seedDatabase, type App, type PageOptions } from "./harness";
 
 const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 
@@ -48,12 +48,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function open(url: string, opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 1000 }, colorScheme: opts.dark ? "dark" : "light" });
-  const page = await ctx.newPage();
-  await page.goto(app.url + url, { waitUntil: "networkidle" });
-  return page;
-}
+const open = (url: string, opts?: PageOptions) => openPage(browser, app.url + url, opts);
 
 /** [rank, agent] of every row of the leaderboard table, in order: the rank without its screen-reader note, the agent from the row header. */
 const rows = (page: Page) =>
@@ -128,7 +123,7 @@ describe("the leaderboard", () => {
     const page = await open("/", { dark: true });
     expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
     await screenshot(page, "leaderboard-dark");
-    const phone = await open("/", { width: 390, height: 844 });
+    const phone = await open("/", { width: 390 });
     const scroll = await phone.$eval("table", (t) => {
       const box = t.parentElement!;
       const [rank, agent, overall] = [...t.querySelector("tbody tr")!.children].map((c) => getComputedStyle(c).position);
