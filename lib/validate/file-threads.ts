@@ -45,7 +45,7 @@ export interface ThreadRequest {
 
 /** A check as sent back: its records in columns (typed arrays clone as one copy; thousands of small objects do not). */
 export interface PackedCheck extends Omit<OutputsFileCheck, "reads"> {
-  reads: { record: Int32Array; uuid: string[]; error: Uint8Array; prelude: Uint8Array; turns: Int32Array; turnIds: Float64Array };
+  reads: { record: Int32Array; uuid: string[]; error: Uint8Array; prelude: Uint8Array; usage: Uint8Array; turns: Int32Array; turnIds: Float64Array };
 }
 
 export type ThreadReply = { id: number; result: PackedCheck; sha256?: string } | { id: number; error: string };
@@ -76,6 +76,7 @@ export function pack(check: OutputsFileCheck): PackedCheck {
       uuid: reads.map((r) => r.uuid),
       error: Uint8Array.from(reads, (r) => (r.status === "error" ? 1 : 0)),
       prelude: Uint8Array.from(reads, (r) => (r.prelude ? 1 : 0)),
+      usage: Uint8Array.from(reads, (r) => (r.usage ? 1 : 0)),
       turns: Int32Array.from(reads, (r) => r.turnIds.length),
       turnIds: Float64Array.from(turnIds),
     },
@@ -88,7 +89,7 @@ export function unpack(packed: PackedCheck): OutputsFileCheck {
   let t = 0;
   for (let i = 0; i < reads.length; i++) {
     const n = p.turns[i]!;
-    reads[i] = { record: p.record[i]!, uuid: p.uuid[i]!, status: p.error[i] ? "error" : "success", turnIds: Array.from(p.turnIds.subarray(t, t + n)), prelude: p.prelude[i] === 1 };
+    reads[i] = { record: p.record[i]!, uuid: p.uuid[i]!, status: p.error[i] ? "error" : "success", turnIds: Array.from(p.turnIds.subarray(t, t + n)), prelude: p.prelude[i] === 1, usage: p.usage[i] === 1 };
     t += n;
   }
   return { ...packed, reads };
