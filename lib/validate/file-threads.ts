@@ -26,8 +26,6 @@ export interface FileThreadOptions {
   minBytes: number;
   /** Whether the calling thread checks files too (the default); false keeps its event loop free. */
   callingThread?: boolean;
-  /** Threads collect garbage between files when their heap has grown (heap-bound.ts). */
-  boundHeap?: boolean;
 }
 
 export interface ThreadJob extends OutputsFileJob {
@@ -95,14 +93,15 @@ export function unpack(packed: PackedCheck): OutputsFileCheck {
   return { ...packed, reads };
 }
 
-export function startFileThreads(opts: FileThreadOptions, limits: ValidationLimits): FileThreads {
+/** `boundHeap`: the worker threads collect garbage between files when their heap has grown (heap-bound.ts). */
+export function startFileThreads(opts: FileThreadOptions, limits: ValidationLimits, boundHeap = false): FileThreads {
   const queue: Pending[] = [];
   let closed = false;
   let localBusy = false;
   const onThisThread = (p: Pending) => checkOutputsFile(p.file, p.job, recordReaderOf(p.job.scorer), limits).then(p.resolve, p.reject);
   let nextId = 0;
   const workers = Array.from({ length: Math.max(0, opts.count) }, () => {
-    const worker = new Worker(opts.entry, { workerData: { limits, boundHeap: opts.boundHeap === true }, ...(opts.execArgv ? { execArgv: opts.execArgv } : {}) });
+    const worker = new Worker(opts.entry, { workerData: { limits, boundHeap }, ...(opts.execArgv ? { execArgv: opts.execArgv } : {}) });
     const w = { worker, live: true, inFlight: new Map<number, Pending>() };
     worker.on("message", (reply: ThreadReply) => {
       const p = w.inFlight.get(reply.id);

@@ -82,7 +82,7 @@ export interface ValidateOptions {
   keepPredictions?: boolean;
   /** Worker threads for reading outputs files, used only when predictions are not kept (file-threads.ts). */
   threads?: FileThreadOptions;
-  /** Collect garbage between files when the heap has grown (heap-bound.ts), for a caller that enabled a collector; predictions not kept only. */
+  /** Collect garbage between files when the heap has grown (heap-bound.ts), on this thread (for a caller that enabled a collector) and the worker threads; predictions not kept only. */
   boundHeap?: boolean;
 }
 
@@ -140,7 +140,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   });
   const threaded = jobs.filter((j) => j.scorer.records);
   const threadBytes = threaded.reduce((n, j) => n + j.file.size, 0);
-  const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits) : undefined;
+  const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits, opts.boundHeap) : undefined;
   const checks = new Map<string, Promise<OutputsFileCheck>>();
   try {
     // With threads, every file is queued at once (the threads, this one included, take them in
