@@ -12,6 +12,7 @@ import { Tag } from "@/components/common/state-badge";
 import { linkClass, rowClass, tableClass, tdClass, theadClass } from "@/components/common/styles";
 import { FLAG_KIND_LABELS } from "@/lib/scoring/integrity-flags";
 import type { IntegrityFlagView, IntegrityView } from "@/lib/queries/types";
+import { itemQuery } from "./item-query";
 import { itemHref } from "./item-table";
 
 const share = (part: number, whole: number) => (whole > 0 ? formatPercent(part, whole) : "—");
@@ -24,9 +25,10 @@ function FlagItems({ submissionId, flag, capabilityLabels }: { submissionId: num
       <summary className="cursor-pointer text-slate-700 dark:text-slate-300">{`The ${plural(flag.count ?? flag.items.length, "item")}`}</summary>
       <ul className="mt-1 max-h-64 space-y-0.5 overflow-y-auto pl-4 font-mono text-xs">
         {flag.items.map((i) => (
-          <li key={`${i.capability}/${i.uuid}`}>
-            <Link href={itemHref(submissionId, i)} className={`${linkClass} break-all`}>
+          <li key={`${i.capability}/${i.uuid}/${i.trial ?? ""}`}>
+            <Link href={itemHref(submissionId, i, itemQuery({ trial: i.trial }))} className={`${linkClass} break-all`}>
               {capabilityLabels[i.capability] ?? i.capability} · {i.uuid}
+              {i.trial ? ` · trial ${i.trial}` : ""}
             </Link>
           </li>
         ))}

@@ -9,7 +9,8 @@
 import type { ItemStatus } from "../scoring/item-result";
 import type { PolicyOutcome } from "../scoring/verdict";
 import { createRng } from "./rng";
-import { passes, sampleSd, type CapabilityTrials, type TrialStats } from "./trials";
+import { passes } from "../scoring/outcome";
+import { sampleSd, type CapabilityTrials, type TrialStats } from "./trials";
 
 export interface ScoredItem {
   capability: string;

@@ -39,7 +39,3 @@ export function sampleSd(values: readonly number[]): number | null {
   const ss = values.reduce((a, v) => a + (v - mean) ** 2, 0);
   return Math.sqrt(ss / (n - 1));
 }
-
-/** Full marks: what /compare calls a pass and the item table's "lost points" excludes (below 1 lost points). */
-export const PASS_SCORE = 1;
-export const passes = (score: number): boolean => score >= PASS_SCORE - 1e-9;

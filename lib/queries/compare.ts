@@ -3,30 +3,26 @@
  * against the first (the baseline) on the same items: a paired bootstrap per capability and
  * overall, and item by item, the items one passed and the other did not (flips) with McNemar's
  * exact test. Flips carry only ids, statuses and scores: nothing of the ground truth.
+ *
+ * An item passes with full marks (the engine's `passes`, as pass^k counts); short of them it
+ * lost points, the item table's word. Waterfall items score 0 or 1; evaluator scores are
+ * fractional, and 0.95 against 0.3 is no flip (both lost points): the paired bootstrap
+ * measures such differences.
  */
 import { and, desc, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { benchmarks, benchmarkVersions, capabilityScores, domainScores, scoringRuns, submissions } from "../../db/schema";
 import { mcnemarExact } from "../aggregate/mcnemar";
-import { PASS_SCORE, passes } from "../aggregate/trials";
 import { stratifiedPairedBootstrap, type PairedItem } from "../aggregate/paired-bootstrap";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { itemKey } from "../scoring/item-result";
-import { outcomeOf } from "../scoring/outcome";
+import { outcomeOf, passes } from "../scoring/outcome";
 import { findBenchmarkVersion, toInfo } from "./benchmark-info";
 import { getLeaderboard } from "./leaderboard";
 import { memoByDataVersion } from "./memo";
 import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
 import { prefixOf } from "./sql-prefix";
 import type { BenchmarkInfo, Comparison, ComparedEntry, FlipCounts, FlipFilters, FlipPage, FlipRow, FlipSide, FlipSummary, ItemRow, PairedComparison, PickableEntry, PickableGroup } from "./types";
-
-/**
- * An item passes with full marks (score 1); below 1 it lost points, the item table's word. Waterfall
- * items score 0 or 1; evaluator scores are fractional, and 0.95 against 0.3 is no flip (both lost
- * points): the paired bootstrap measures such differences. The definition is the engine's, which
- * pass^k counts with (lib/aggregate/trials.ts).
- */
-export { PASS_SCORE, passes };
 
 export const FLIP_PAGE_SIZE = 50;
 export const MAX_FLIP_PAGE_SIZE = 100;

@@ -16,6 +16,7 @@ import type { IntegrityFlagView, IntegrityView } from "./types";
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const isTrial = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1;
 
 /** Kind and message of each flag, cut to the page limits (the admin list, the bot comment). */
 export function flagMessages(raw: unknown, clip: Clipper): { kind: IntegrityFlagKind; message: string }[] {
@@ -46,7 +47,7 @@ export function readIntegrity(db: Db, raw: unknown, spec: BenchmarkSpec, clip: C
       of: num(f.of),
       threshold: num(f.threshold),
       other,
-      items: items.slice(0, MAX_FLAGGED_ITEMS).map((i) => ({ capability: clip.name(i.capability), uuid: clip.name(i.uuid) })),
+      items: items.slice(0, MAX_FLAGGED_ITEMS).map((i) => ({ capability: clip.name(i.capability), uuid: clip.name(i.uuid), ...(isTrial(i.trial) ? { trial: i.trial } : {}) })),
       inMetadata: f.inMetadata === true,
     };
   });

@@ -6,7 +6,7 @@
  * large: at most a few hundred short strings cross into JavaScript.
  */
 import type { Db } from "../../db/client";
-import { OUTCOME_IDS, outcomeIdOf, type OutcomeId } from "../scoring/outcome";
+import { FULL_MARKS, OUTCOME_IDS, outcomeIdOf, type OutcomeId } from "../scoring/outcome";
 import type { ItemStage, ItemStatus } from "../scoring/item-result";
 import type { ItemFilters, ItemPage, ItemPosition, ItemRow, ItemSortKey, ItemSummary, SortDir } from "./types";
 
@@ -62,8 +62,8 @@ function whereOf(runId: number, f: ItemFilters): { sql: string; params: unknown[
     clauses.push(o.sql);
     params.push(...o.params);
   }
-  // Items that did not score count 0, so "score below 1" takes in missing items and errors too.
-  if (f.lost) clauses.push("score < 1");
+  // Short of full marks (the engine's definition); items that did not score count 0, so missing items and errors are in too.
+  if (f.lost) clauses.push("score < ?"), params.push(FULL_MARKS);
   return { sql: clauses.join(" AND "), params };
 }
 

@@ -160,7 +160,7 @@ export interface IntegrityFlagView {
   /** Duplicates: the other entry (linked only when published). */
   other: { id: number; agent: string; published: boolean } | null;
   /** The items that triggered it, at most a page's worth (`count` is exact). */
-  items: { capability: string; uuid: string }[];
+  items: { capability: string; uuid: string; trial?: number }[];
   inMetadata: boolean;
 }
 

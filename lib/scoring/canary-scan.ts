@@ -17,7 +17,7 @@ import type { FlaggedItem } from "./integrity-flags";
 import { foldText } from "./item-fingerprint";
 
 export interface CanaryHits {
-  /** Every item whose submitted text holds a canary, in capability then bundle order. */
+  /** Every item whose submitted text holds a canary, in capability then bundle order; in a bundle of trials, with the first trial whose text holds it. */
   items: FlaggedItem[];
   inMetadata: boolean;
 }
@@ -60,14 +60,15 @@ export function scanCanaries(submission: Pick<Submission, "capabilities" | "outp
   const folded = foldCanaries(canaries);
   const hits: CanaryHits = { items: [], inMetadata: false };
   if (folded.length === 0) return hits;
-  // Every trial of the bundle (an item is named once, whichever trials hold the canary).
+  // Every trial of the bundle (an item is named once, with the first trial that holds the canary).
   const seen = new Set<string>();
-  const hit = (capability: string, uuid: string) => {
-    const key = `${capability}\0${uuid}`;
-    if (!seen.has(key)) hits.items.push({ capability, uuid });
-    seen.add(key);
-  };
-  for (const trial of submission.trials ?? [submission]) {
+  const trials = submission.trials ?? [submission];
+  for (const [i, trial] of trials.entries()) {
+    const hit = (capability: string, uuid: string) => {
+      const key = `${capability}\0${uuid}`;
+      if (!seen.has(key)) hits.items.push({ capability, uuid, ...(trials.length > 1 ? { trial: i + 1 } : {}) });
+      seen.add(key);
+    };
     for (const [capability, dialogues] of trial.capabilities) {
       for (const [uuid, d] of dialogues) if (holdsCanary(dialogueTexts(d), folded)) hit(capability, uuid);
     }

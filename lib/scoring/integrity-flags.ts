@@ -11,6 +11,8 @@ export const INTEGRITY_FLAG_KINDS: readonly IntegrityFlagKind[] = ["duplicate", 
 export interface FlaggedItem {
   capability: string;
   uuid: string;
+  /** Its trial (1-based), only in a bundle of more than one trial: a plain bundle's flags name none. */
+  trial?: number;
 }
 
 export interface IntegrityFlag {

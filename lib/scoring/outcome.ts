@@ -66,10 +66,18 @@ export interface Outcome {
   text: string;
 }
 
+/**
+ * Full marks, the one definition: an outcome's "passed", a pass in /compare and pass^k, and what
+ * the item table's "lost points" leaves out (the SQL compares with this too). Within 1e-9 of 1,
+ * so a fractional evaluator score that sums to 1 in floating point still counts.
+ */
+export const FULL_MARKS = 1 - 1e-9;
+export const passes = (score: number): boolean => score >= FULL_MARKS;
+
 export function outcomeOf(item: { status: ItemStatus; stage: ItemStage; score: number }): Outcome {
   const term = outcomeTerm(outcomeIdOf(item));
   const counts = term.countsAs === "0" ? 0 : item.score;
-  const verdict: OutcomeVerdict = counts >= 1 ? "passed" : counts > 0 ? "partial" : "lost";
+  const verdict: OutcomeVerdict = passes(counts) ? "passed" : counts > 0 ? "partial" : "lost";
   if (term.stage === null) return { term, verdict, counts, text: `${term.label} · counts 0` };
   const text = verdict === "passed" ? `Passed · ${term.stage}` : verdict === "partial" ? `Partial · ${term.stage}` : `Lost at ${term.stage}`;
   return { term, verdict, counts, text };

@@ -42,6 +42,8 @@ export function unsupportedAnswers(
 ): { shares: UnsupportedAnswers; flagged: Map<string, FlaggedItem[]> } {
   const shares: UnsupportedAnswers = { threshold, capabilities: {} };
   const flagged = new Map<string, FlaggedItem[]>();
+  // A bundle of trials has an item per trial: each is named with its trial (a plain bundle's with none).
+  const multi = items.some((i) => i.trial > 1);
   for (const cap of capabilities) {
     if (cap.scorer !== "waterfall") {
       shares.capabilities[cap.id] = null;
@@ -52,7 +54,7 @@ export function unsupportedAnswers(
     for (const item of items) {
       if (item.capability !== cap.id || item.scorer !== "waterfall" || item.status !== "scored") continue;
       scored++;
-      if (isUnsupportedAnswer(item, expectsCalls)) unsupported.push({ capability: item.capability, uuid: item.uuid });
+      if (isUnsupportedAnswer(item, expectsCalls)) unsupported.push({ capability: item.capability, uuid: item.uuid, ...(multi ? { trial: item.trial } : {}) });
     }
     const share = scored > 0 ? unsupported.length / scored : null;
     const isFlagged = threshold !== null && share !== null && share > threshold;

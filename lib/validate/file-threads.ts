@@ -26,8 +26,6 @@ export interface FileThreadOptions {
   minBytes: number;
   /** Whether the calling thread checks files too (the default); false keeps its event loop free. */
   callingThread?: boolean;
-  /** Threads collect garbage between files when their heap has grown (heap-bound.ts). */
-  boundHeap?: boolean;
 }
 
 export interface ThreadJob extends OutputsFileJob {
@@ -45,7 +43,7 @@ export interface ThreadRequest {
 
 /** A check as sent back: its records in columns (typed arrays clone as one copy; thousands of small objects do not). */
 export interface PackedCheck extends Omit<OutputsFileCheck, "reads"> {
-  reads: { record: Int32Array; uuid: string[]; error: Uint8Array; prelude: Uint8Array; turns: Int32Array; turnIds: Float64Array };
+  reads: { record: Int32Array; uuid: string[]; error: Uint8Array; prelude: Uint8Array; usage: Uint8Array; turns: Int32Array; turnIds: Float64Array };
 }
 
 export type ThreadReply = { id: number; result: PackedCheck; sha256?: string } | { id: number; error: string };
@@ -76,6 +74,7 @@ export function pack(check: OutputsFileCheck): PackedCheck {
       uuid: reads.map((r) => r.uuid),
       error: Uint8Array.from(reads, (r) => (r.status === "error" ? 1 : 0)),
       prelude: Uint8Array.from(reads, (r) => (r.prelude ? 1 : 0)),
+      usage: Uint8Array.from(reads, (r) => (r.usage ? 1 : 0)),
       turns: Int32Array.from(reads, (r) => r.turnIds.length),
       turnIds: Float64Array.from(turnIds),
     },
@@ -88,20 +87,21 @@ export function unpack(packed: PackedCheck): OutputsFileCheck {
   let t = 0;
   for (let i = 0; i < reads.length; i++) {
     const n = p.turns[i]!;
-    reads[i] = { record: p.record[i]!, uuid: p.uuid[i]!, status: p.error[i] ? "error" : "success", turnIds: Array.from(p.turnIds.subarray(t, t + n)), prelude: p.prelude[i] === 1 };
+    reads[i] = { record: p.record[i]!, uuid: p.uuid[i]!, status: p.error[i] ? "error" : "success", turnIds: Array.from(p.turnIds.subarray(t, t + n)), prelude: p.prelude[i] === 1, usage: p.usage[i] === 1 };
     t += n;
   }
   return { ...packed, reads };
 }
 
-export function startFileThreads(opts: FileThreadOptions, limits: ValidationLimits): FileThreads {
+/** `boundHeap`: the worker threads collect garbage between files when their heap has grown (heap-bound.ts). */
+export function startFileThreads(opts: FileThreadOptions, limits: ValidationLimits, boundHeap = false): FileThreads {
   const queue: Pending[] = [];
   let closed = false;
   let localBusy = false;
   const onThisThread = (p: Pending) => checkOutputsFile(p.file, p.job, recordReaderOf(p.job.scorer), limits).then(p.resolve, p.reject);
   let nextId = 0;
   const workers = Array.from({ length: Math.max(0, opts.count) }, () => {
-    const worker = new Worker(opts.entry, { workerData: { limits, boundHeap: opts.boundHeap === true }, ...(opts.execArgv ? { execArgv: opts.execArgv } : {}) });
+    const worker = new Worker(opts.entry, { workerData: { limits, boundHeap }, ...(opts.execArgv ? { execArgv: opts.execArgv } : {}) });
     const w = { worker, live: true, inFlight: new Map<number, Pending>() };
     worker.on("message", (reply: ThreadReply) => {
       const p = w.inFlight.get(reply.id);

@@ -82,7 +82,7 @@ export interface ValidateOptions {
   keepPredictions?: boolean;
   /** Worker threads for reading outputs files, used only when predictions are not kept (file-threads.ts). */
   threads?: FileThreadOptions;
-  /** Collect garbage between files when the heap has grown (heap-bound.ts), for a caller that enabled a collector; predictions not kept only. */
+  /** Collect garbage between files when the heap has grown (heap-bound.ts), on this thread (for a caller that enabled a collector) and the worker threads; predictions not kept only. */
   boundHeap?: boolean;
 }
 
@@ -125,6 +125,8 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   const named = new Set<string>();
   const files = bundleFiles(byPath, named, limits);
   let records = 0;
+  /** Whether any admitted record carries its own usage (so the metadata's is ignored). */
+  let recordUsage = false;
   /** Per trial, the uuids admitted per capability whose files are read by records (coverage counts them). */
   const admitted = Array.from({ length: k }, () => new Map<string, Set<string>>());
 
@@ -138,7 +140,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   });
   const threaded = jobs.filter((j) => j.scorer.records);
   const threadBytes = threaded.reduce((n, j) => n + j.file.size, 0);
-  const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits) : undefined;
+  const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits, opts.boundHeap) : undefined;
   const checks = new Map<string, Promise<OutputsFileCheck>>();
   try {
     // With threads, every file is queued at once (the threads, this one included, take them in
@@ -156,7 +158,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
         const mine = admitted[ref.trial - 1]!;
         const ids = mine.get(cap.spec.id) ?? new Set<string>();
         mine.set(cap.spec.id, ids);
-        scorer.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids });
+        if (scorer.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids })) recordUsage = true;
         records += checked.records;
         if (opts.boundHeap) boundHeap();
         continue;
@@ -196,7 +198,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
     const sink = new DiagnosticSink(layout.metadataPath, store);
     submission.metadata = await readMetadata(byPath.get(layout.metadataPath)!, sink, limits);
     const usage = readUsage(submission.metadata?.usage, "$.usage", (w) => sink.warn("bad_usage", w.message, { path: w.path }));
-    if (usage && trialsOf(submission).some((t) => [...t.capabilities.values()].some((ds) => [...ds.values()].some((d) => d.usage)))) {
+    if (usage && recordUsage) {
       sink.warn("usage_ignored", "records carry their own usage, which wins: the metadata's usage is ignored", { path: "$.usage" });
     }
   }

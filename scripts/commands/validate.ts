@@ -20,8 +20,7 @@ export async function validateCommand(bundle: string, flags: ValidateFlags): Pro
   // Only the report is needed: predictions are not kept, and the heap is collected between
   // files once it grows, so memory follows the largest file.
   enableCollector();
-  const threads = fileThreads();
-  const { report } = await validateBundle(bundle, index, { keepPredictions: false, boundHeap: true, ...(threads ? { threads: { ...threads, boundHeap: true } } : {}) });
+  const { report } = await validateBundle(bundle, index, { keepPredictions: false, boundHeap: true, threads: fileThreads() });
   const json = JSON.stringify(report, null, 2);
   if (flags.out) await writeFile(flags.out, json + "\n");
   process.stdout.write(flags.json ? json + "\n" : renderReportMarkdown(report));

@@ -64,6 +64,8 @@ export interface DialogueRead {
   turnIds: number[];
   /** The prediction starts with the environment's own prelude call (get_data for this uuid). */
   prelude: boolean;
+  /** The record carries its own usage (which wins over the metadata's). */
+  usage: boolean;
   dialogue?: PredictedDialogue;
 }
 
@@ -89,7 +91,8 @@ export interface AdmitInput {
 export interface RecordReader {
   /** The file's records; `keep` keeps each record's dialogue (scoring needs it, validation alone does not). */
   read(value: unknown, sink: DiagnosticSink, domain: string, keep: boolean): DialogueRead[];
-  admit(input: AdmitInput): void;
+  /** Returns whether any record it admitted carries its own usage. */
+  admit(input: AdmitInput): boolean;
 }
 
 export interface ScoreContext {

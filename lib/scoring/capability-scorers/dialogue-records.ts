@@ -21,6 +21,7 @@ export const dialogueRecords: RecordReader = {
         status: d.status,
         turnIds: d.turns.map((t) => t.turnId),
         prelude: first?.name === "get_data" && first.arguments.tool_universe_id === d.uuid,
+        usage: Boolean(d.usage),
         ...(keep ? { dialogue: d } : {}),
       };
     });
@@ -30,6 +31,7 @@ export const dialogueRecords: RecordReader = {
     const cap = dialogueIndexOf(anyCap);
     const bucket = submission.capabilities.get(cap.spec.id) ?? new Map<string, PredictedDialogue>();
     submission.capabilities.set(cap.spec.id, bucket);
+    let usage = false;
     for (const r of reads) {
       const where = { record: r.record, uuid: r.uuid };
       const key = itemKey(cap.spec.id, r.uuid);
@@ -50,8 +52,10 @@ export const dialogueRecords: RecordReader = {
       }
       checkTurns(r, gt.lastTurnId, sink);
       ids.add(gt.uuid);
+      usage ||= r.usage;
       if (r.dialogue) bucket.set(r.uuid, r.dialogue);
     }
+    return usage;
   },
 };
 

@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { aggregate, aggregateTrials, type ScoredItem, type TrialScoredItem } from "@/lib/aggregate/aggregate";
 import { createRng } from "@/lib/aggregate/rng";
-import { passes, sampleSd } from "@/lib/aggregate/trials";
+import { sampleSd } from "@/lib/aggregate/trials";
+import { passes } from "@/lib/scoring/outcome";
 import type { ItemStatus } from "@/lib/scoring/item-result";
 
 function at(trial: number, capability: string, domain: string, uuid: string, weight: number, score: number, status: ItemStatus = "scored"): TrialScoredItem {

@@ -10,6 +10,7 @@ import { readPredictionFile } from "@/lib/formats/read-dialogues";
 import { MAX_USAGE_COST_USD, MAX_USAGE_TOKENS, readUsage, type UsageWarning } from "@/lib/formats/usage";
 import { validateBundle } from "@/lib/validate/validate-bundle";
 import { GOOD_BUNDLE, MINI_BENCHMARK } from "../../helpers/mini-fixtures";
+import { tsWorker } from "../../helpers/ts-worker";
 
 function read(raw: unknown) {
   const warnings: UsageWarning[] = [];
@@ -128,7 +129,14 @@ describe("usage in a bundle", () => {
     expect(bad.report.warnings.filter((w) => w.code === "bad_usage")).toEqual([expect.objectContaining({ file: "output/metadata.json", path: "$.usage.input_tokens" })]);
     expect(bad.report.warningCounts.usage_ignored).toBeUndefined();
 
-    const both = await validateBundle(bundleWith((i) => ({ input_tokens: 10 * (i + 1), output_tokens: 1 }), { cost_usd: 3 }), benchmark);
-    expect(both.report.warnings.filter((w) => w.code === "usage_ignored")).toEqual([expect.objectContaining({ file: "output/metadata.json", path: "$.usage" })]);
+    const bothDir = bundleWith((i) => ({ input_tokens: 10 * (i + 1), output_tokens: 1 }), { cost_usd: 3 });
+    const both = await validateBundle(bothDir, benchmark);
+    const ignored = [expect.objectContaining({ file: "output/metadata.json", path: "$.usage" })];
+    expect(both.report.warnings.filter((w) => w.code === "usage_ignored")).toEqual(ignored);
+    // The CLI keeps no predictions and may read the files on worker threads: the same warnings.
+    const unkept = await validateBundle(bothDir, benchmark, { keepPredictions: false });
+    expect(unkept.report.warnings).toEqual(both.report.warnings);
+    const threaded = await validateBundle(bothDir, benchmark, { keepPredictions: false, threads: { entry: tsWorker("lib/validate/validate-worker.ts"), count: 1, minBytes: 0, callingThread: false } });
+    expect(threaded.report.warnings).toEqual(both.report.warnings);
   });
 });

@@ -1,9 +1,12 @@
 /** Integrity checks of the engine: item fingerprints, unsupported-answer shares, canaries, and their benchmark.yaml keys. */
 import { describe, expect, it } from "vitest";
+import type { Db } from "@/db/client";
 import { BenchmarkError, parseBenchmarkSpec } from "@/lib/benchmark/load-benchmark";
 import type { AgentOutput } from "@/lib/formats/eval-dataset";
 import type { PredictedDialogue, Turn } from "@/lib/formats/dialogue";
 import { JsonNumber } from "@/lib/formats/lossless-json";
+import { readIntegrity } from "@/lib/queries/integrity";
+import { createClipper } from "@/lib/queries/render-limits";
 import { foldCanaries, holdsCanary, scanCanaries } from "@/lib/scoring/canary-scan";
 import { canaryFlag, duplicateFlag, MAX_FLAGGED_ITEMS, storedFlags, unsupportedAnswersFlag } from "@/lib/scoring/integrity-flags";
 import { dialogueFingerprint, foldText, outputFingerprint } from "@/lib/scoring/item-fingerprint";
@@ -13,6 +16,8 @@ import { verdict, type StageName, type VerdictOutcome } from "@/lib/scoring/verd
 
 const turn = (answer: Turn["answer"], calls: Turn["calls"] = [], turnId = 0): Turn => ({ turnId, query: "How many?", answer, calls });
 const dialogue = (turns: Turn[], over: Partial<PredictedDialogue> = {}): PredictedDialogue => ({ uuid: "u1", domain: "harbor", status: "success", error: "", durationS: null, turns, ...over });
+/** A benchmark.yaml of one capability, to add keys to. */
+const HEAD = "slug: tiny\ntitle: Tiny\nversion: 1\ncapabilities:\n  - id: api_chaining\n    label: API chaining\n    directory: capability_1_bi_apis\n";
 const fp = (d: PredictedDialogue | undefined, uuid = "u1", capability = "api_chaining") => dialogueFingerprint(capability, uuid, d);
 
 describe("item fingerprints", () => {
@@ -160,6 +165,18 @@ describe("unsupported answers", () => {
     expect(off.shares.capabilities.api_chaining).toMatchObject({ share: 0.5, flagged: false });
   });
 
+  it("name each flagged item with its trial in a bundle of trials (and with none in a plain bundle)", () => {
+    const caps = [{ id: "api_chaining", scorer: "waterfall" }];
+    const unsupported = { exact: "fail", correctness: "pass", groundedness: "fail" } as const;
+    const trials = [wfItem("a", unsupported), wfItem("a", unsupported, 1, { trial: 2 }), wfItem("b", { exact: "pass", groundedness: "pass" }), wfItem("b", unsupported, 1, { trial: 2 })];
+    expect(unsupportedAnswers(caps, trials, needsCalls, 0.4).flagged.get("api_chaining")).toStrictEqual([
+      { capability: "api_chaining", uuid: "a", trial: 1 },
+      { capability: "api_chaining", uuid: "a", trial: 2 },
+      { capability: "api_chaining", uuid: "b", trial: 2 },
+    ]);
+    expect(unsupportedAnswers(caps, trials.slice(0, 1), needsCalls, 0.4).flagged.get("api_chaining")).toStrictEqual([{ capability: "api_chaining", uuid: "a" }]);
+  });
+
   it("say what triggered the flag in one public sentence, with the count and the threshold", () => {
     const f = unsupportedAnswersFlag("api_chaining", "API chaining", { unsupported: 75, scored: 75, share: 1, flagged: true }, 0.5, []);
     expect(f).toMatchObject({ kind: "unsupported_answers", capability: "api_chaining", share: 1, count: 75, of: 75, threshold: 0.5 });
@@ -218,6 +235,19 @@ describe("canaries", () => {
     expect(flag.message.toLowerCase()).not.toContain("7c0f3d52");
   });
 
+  it("name an item once in a bundle of trials, with the first trial whose text holds the canary", () => {
+    const trial = (...ds: PredictedDialogue[]) => ({ capabilities: new Map([["api_chaining", new Map(ds.map((d) => [d.uuid, d]))]]), outputs: new Map<string, Map<string, AgentOutput>>(), origins: new Map<string, string>() });
+    const clean = (uuid: string) => dialogue([turn("7")], { uuid });
+    const canary = (uuid: string) => dialogue([turn(CANARY)], { uuid });
+    const trials = [trial(clean("u1"), canary("u2")), trial(canary("u1"), canary("u2"))];
+    const hits = scanCanaries({ ...trials[0]!, metadata: null, trials }, [CANARY]);
+    expect(hits.items).toStrictEqual([
+      { capability: "api_chaining", uuid: "u2", trial: 1 },
+      { capability: "api_chaining", uuid: "u1", trial: 2 },
+    ]);
+    expect(scanCanaries(sub(canary("u1")), [CANARY]).items).toStrictEqual([{ capability: "api_chaining", uuid: "u1" }]);
+  });
+
   it("find a canary at the end of a long answer full of near-misses", () => {
     const near = "agentboard demo canary 7c0f3d5 ".repeat(20_000);
     const d = dialogue([turn(`${near}${CANARY}`)]);
@@ -237,10 +267,15 @@ describe("duplicate flags and stored flags", () => {
     expect(storedFlags([{ kind: "canary", message: "x" }])).toEqual([]);
     expect(storedFlags({ flags: [{ kind: "canary", message: "x" }, { kind: "bogus", message: "y" }, { kind: "duplicate" }, "z"] })).toEqual([{ kind: "canary", message: "x" }]);
   });
+
+  it("keep a flagged item's trial for the page, and leave it out where there is none or it is not a trial", () => {
+    const items = [{ capability: "c", uuid: "a", trial: 2 }, { capability: "c", uuid: "b" }, { capability: "c", uuid: "d", trial: 0 }, { capability: "c", uuid: "e", trial: "2" }];
+    const view = readIntegrity(null as unknown as Db, { flags: [{ kind: "canary", message: "x", items }] }, parseBenchmarkSpec(HEAD), createClipper());
+    expect(view?.flags[0]?.items).toStrictEqual([{ capability: "c", uuid: "a", trial: 2 }, { capability: "c", uuid: "b" }, { capability: "c", uuid: "d" }, { capability: "c", uuid: "e" }]);
+  });
 });
 
 describe("benchmark.yaml integrity key", () => {
-  const HEAD = "slug: tiny\ntitle: Tiny\nversion: 1\ncapabilities:\n  - id: api_chaining\n    label: API chaining\n    directory: capability_1_bi_apis\n";
   const problems = (yaml: string) => {
     try {
       parseBenchmarkSpec(HEAD + yaml);

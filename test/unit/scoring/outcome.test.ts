@@ -11,6 +11,8 @@ describe("outcomeOf", () => {
     expect(outcomeOf({ status: "scored", stage: "correctness", score: 0 })).toMatchObject({ text: "Lost at correctness", verdict: "lost", counts: 0 });
     expect(outcomeOf({ status: "scored", stage: "policy", score: 0 }).text).toBe("Lost at policy");
     expect(outcomeOf({ status: "scored", stage: "report", score: 0.6 })).toMatchObject({ text: "Partial · report evaluator", verdict: "partial", counts: 0.6 });
+    // Full marks as pass^k and /compare count them: within 1e-9 of 1.
+    expect(outcomeOf({ status: "scored", stage: "report", score: 1 - 1e-12 })).toMatchObject({ text: "Passed · report evaluator", verdict: "passed" });
     expect(outcomeOf({ status: "scored", stage: "none", score: 0 })).toMatchObject({ text: "Lost at the missing turn", term: { id: "missing_turn" } });
   });
 

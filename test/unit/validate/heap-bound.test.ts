@@ -1,7 +1,28 @@
 /** Validation's heap bound: a full collection between files once the heap has grown, and only where a collector was enabled. */
+import { EventEmitter } from "node:events";
 import { getHeapStatistics } from "node:v8";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
 import { boundHeap, enableCollector } from "@/lib/validate/heap-bound";
+import { validateBundle } from "@/lib/validate/validate-bundle";
+import { GOOD_BUNDLE, MINI_BENCHMARK } from "../../helpers/mini-fixtures";
+
+/** Worker threads that record what they were started with, then fail at once (their files fall back to the calling thread). */
+const started = vi.hoisted(() => [] as unknown[]);
+vi.mock("node:worker_threads", async (original) => ({
+  ...(await original<typeof import("node:worker_threads")>()),
+  Worker: class extends EventEmitter {
+    constructor(_entry: URL, opts: { workerData: unknown }) {
+      super();
+      started.push(opts.workerData);
+      setImmediate(() => this.emit("error", new Error("not started in this test")));
+    }
+    postMessage() {}
+    terminate() {
+      return Promise.resolve(0);
+    }
+  },
+}));
 
 const MiB = 1024 * 1024;
 const used = () => getHeapStatistics().used_heap_size;
@@ -37,5 +58,18 @@ describe("boundHeap", () => {
     expect(used()).toBeGreaterThan(settled + 20 * MiB);
     boundHeap(settled + 10 * MiB);
     expect(used()).toBeLessThan(settled + 10 * MiB);
+  });
+});
+
+describe("validation's boundHeap option", () => {
+  it("reaches the worker threads too: the caller sets it once", async () => {
+    const benchmark = await loadBenchmark(MINI_BENCHMARK);
+    const threads = { entry: new URL("file:///unused.mjs"), count: 2, minBytes: 0 };
+    for (const bound of [true, false]) {
+      started.length = 0;
+      const { report } = await validateBundle(GOOD_BUNDLE, benchmark, { keepPredictions: false, boundHeap: bound, threads });
+      expect(report.valid).toBe(true);
+      expect(started).toEqual([expect.objectContaining({ boundHeap: bound }), expect.objectContaining({ boundHeap: bound })]);
+    }
   });
 });

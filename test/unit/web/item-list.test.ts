@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { ITEM_TEXT_CHARS, itemPosition, listItems, MAX_ITEM_RESULT_CHARS, parseItemPageSize, parseItemSort, parseTrial } from "@/lib/queries/item-list";
 import { getItem, getSubmission } from "@/lib/queries/submission";
+import { outcomeOf, passes } from "@/lib/scoring/outcome";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
@@ -69,6 +70,17 @@ describe("the lost-points filter", () => {
     const real = listItems(db, runId, { lost: true, pageSize: 300 }).rows.filter((r) => r.capability !== "zz_synthetic");
     expect(real.map((r) => r.uuid).sort()).toEqual(["mt-2", "ts-2"]);
     expect(real.every((r) => r.score < 1)).toBe(true);
+  });
+
+  it("leaves out exactly the items with full marks as the engine defines them (an outcome's passed, /compare's pass)", () => {
+    put({ uuid: "a-pass", score: 1 });
+    put({ uuid: "b-hair", score: 1 - 1e-12, stage: "report" });
+    put({ uuid: "c-near", score: 0.999, stage: "report" });
+    expect(uuids({ lost: true })).toEqual(["c-near"]);
+    for (const r of listItems(db, runId, { capability: "zz_synthetic" }).rows) {
+      expect(outcomeOf(r).verdict === "passed", r.uuid).toBe(r.uuid !== "c-near");
+      expect(passes(r.score), r.uuid).toBe(r.uuid !== "c-near");
+    }
   });
 
   it("filters by outcome in the vocabulary", () => {
