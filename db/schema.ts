@@ -38,6 +38,11 @@ export const benchmarkVersions = sqliteTable(
     root: text().notNull(),
     /** The parsed benchmark.yaml, for pages (capability labels, descriptions, weights). */
     spec: text({ mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    /**
+     * The version's files by content (relative path → sha256) in the storage port, so a worker
+     * on another host can lay the folder out in its cache; null for versions read only from `root`.
+     */
+    files: text({ mode: "json" }).$type<Record<string, string>>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("benchmark_versions_unique").on(t.benchmarkId, t.version)],
@@ -206,12 +211,17 @@ export const jobs = sqliteTable(
     state: text({ enum: ["queued", "running", "done", "failed"] }).notNull(),
     attempts: integer().notNull().default(0),
     lockedBy: text(),
+    /**
+     * The lease: a random token set by each claim. Every write the worker makes for the job is
+     * conditional on it, so a worker whose lease was taken over (stale heartbeat) writes nothing.
+     */
+    leaseToken: text(),
     heartbeatAt: integer({ mode: "timestamp_ms" }),
     lastError: text(),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },
-  (t) => [index("jobs_state").on(t.state)],
+  (t) => [index("jobs_state").on(t.state), index("jobs_run").on(t.runId)],
 );
 
 /**
@@ -261,7 +271,7 @@ export const githubIssues = sqliteTable(
     bodySha256: text(),
     /** The ZIP link of the current revision. */
     zipUrl: text(),
-    /** The bot's status comment, edited in place. */
+    /** The bot's status comment, edited in place (GitHub ids pass 2^31: a bigint on Postgres). */
     commentId: integer(),
     /** What the status comment and labels last said (a hash), so unchanged status is not re-sent. */
     postedHash: text(),
@@ -288,8 +298,45 @@ export const githubDeliveries = sqliteTable(
     error: text(),
     receivedAt: createdAt(),
     processedAt: integer({ mode: "timestamp_ms" }),
+    /** Who is processing it: a pending delivery is claimed (token, time) by one worker at a time. */
+    leaseToken: text(),
+    leasedAt: integer({ mode: "timestamp_ms" }),
   },
   (t) => [index("github_deliveries_status").on(t.status)],
+);
+
+/**
+ * Named leases for work that must run in one place at a time across workers and hosts: an
+ * intake pass over a repository, the handling of one issue (its status comment). Taken by
+ * one conditional write, renewed by the holder, free once expired.
+ */
+export const leases = sqliteTable("leases", {
+  name: text().primaryKey(),
+  holder: text().notNull(),
+  token: text().notNull(),
+  expiresAt: integer({ mode: "timestamp_ms" }).notNull(),
+});
+
+/** Maintainer sessions, shared by every web replica: sign-out deletes the row. */
+export const adminSessions = sqliteTable(
+  "admin_sessions",
+  {
+    nonce: text().primaryKey(),
+    expiresAt: integer({ mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("admin_sessions_expires").on(t.expiresAt)],
+);
+
+/** Failed sign-ins per client key, shared by every web replica (limits in app/admin/failure-limiter.ts). */
+export const signInFailures = sqliteTable(
+  "sign_in_failures",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    clientKey: text().notNull(),
+    at: integer({ mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sign_in_failures_key").on(t.clientKey, t.at), index("sign_in_failures_at").on(t.at)],
 );
 
 export type SubmissionRow = typeof submissions.$inferSelect;

@@ -9,8 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { countVitestReport, type VitestReport } from "./count-vitest-report";
+import { startPgCluster, type PgCluster } from "./pg-cluster";
 
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const args = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
@@ -25,6 +26,23 @@ process.stdout.write("== next build\n");
 const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env });
 if (build.status === 0) passed++;
 else failed++;
+
+// The database, queue, worker, intake and web tests run on SQLite and on a throwaway Postgres
+// cluster started here (one test counts whether it started).
+process.stdout.write("== postgres (throwaway cluster on 127.0.0.1)\n");
+let cluster: PgCluster | undefined;
+try {
+  cluster = await startPgCluster();
+  env.AGENTBOARD_TEST_PG_URL = cluster.url;
+  process.stdout.write(`started at ${cluster.url}\n`);
+  passed++;
+} catch (err) {
+  process.stdout.write(`could not start Postgres: ${err instanceof Error ? err.message : String(err)}\n`);
+  failed++;
+}
+const stopCluster = () => cluster?.stop();
+process.on("exit", stopCluster);
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 
 const dir = mkdtempSync(path.join(tmpdir(), "agentboard-tests-"));
 const report = path.join(dir, "vitest.json");
@@ -41,6 +59,7 @@ try {
 }
 if (vitest.status !== 0 && failed === 0) failed++;
 rmSync(dir, { recursive: true, force: true });
+stopCluster();
 
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
