@@ -5,7 +5,9 @@ import { securityHeaders } from "./scripts/server/security-headers.mjs";
 const nextConfig = (phase) => ({
   reactStrictMode: true,
   poweredByHeader: false,
-  serverExternalPackages: ["better-sqlite3"],
+  // Native or optional-native drivers load from node_modules at run time, never bundled: pg
+  // requires pg-native only when asked to (it is not installed) and pg-cloudflare only on Workers.
+  serverExternalPackages: ["better-sqlite3", "pg", "pg-native", "pg-cloudflare"],
   // CSP, framing, nosniff and referrer policy on every response (scripts/server/security-headers.mjs).
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders({ dev: phase === PHASE_DEVELOPMENT_SERVER }) }];

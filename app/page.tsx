@@ -14,21 +14,21 @@ import { getLeaderboard } from "@/lib/queries/leaderboard";
 export const dynamic = "force-dynamic";
 
 /** The board the URL names, or null; `asked` when the URL named a benchmark or version. */
-function load(params: SearchParams) {
+async function load(params: SearchParams) {
   const benchmark = firstParam(params, "benchmark");
   const version = firstParam(params, "version");
-  return { benchmark, board: getLeaderboard(pageDb(), { benchmark, version }), asked: !!(benchmark || version) };
+  return { benchmark, board: await getLeaderboard(await pageDb(), { benchmark, version }), asked: !!(benchmark || version) };
 }
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
-  const { board, asked } = load(await searchParams);
+  const { board, asked } = await load(await searchParams);
   if (!board) return { title: asked ? "Leaderboard not found" : "Leaderboard" };
   return { title: `${board.benchmark.title.slice(0, 80)} v${board.benchmark.version} · leaderboard` };
 }
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const { benchmark, board, asked } = load(params);
+  const { benchmark, board, asked } = await load(params);
 
   if (!board) {
     // An unknown benchmark or version is a 404 (the not-found page links back to the board).
@@ -42,10 +42,11 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
 
   const { benchmark: info, entries, updatedAt } = board;
   const capabilities = info.capabilities.map((c) => ({ id: c.id, label: c.label, description: c.description }));
+  const benchmarks = await listBenchmarks(await pageDb());
 
   return (
     <div className="flex flex-col gap-6">
-      <LeaderboardHeader benchmark={info} updatedAt={updatedAt} linkBenchmark={!!benchmark} benchmarks={listBenchmarks(pageDb())} />
+      <LeaderboardHeader benchmark={info} updatedAt={updatedAt} linkBenchmark={!!benchmark} benchmarks={benchmarks} />
       {entries.length === 0 ? (
         <EmptyState title="No published entries yet" heading="h2">
           <p>

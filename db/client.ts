@@ -89,13 +89,15 @@ export async function openPostgres(url: string, opts: { poolSize?: number } = {}
   const { drizzle: drizzlePg } = await import("drizzle-orm/node-postgres");
   const { migrate: migratePg } = await import("drizzle-orm/node-postgres/migrator");
   const db = drizzlePg({ client: pool, casing: "snake_case" });
-  const lock = await pool.connect();
+  // The lock is held on a connection of its own, so a pool of one can still migrate.
+  const lock = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  lock.on("error", () => {});
+  await lock.connect();
   try {
     await lock.query("SELECT pg_advisory_lock(7262010)");
     await migratePg(db, { migrationsFolder: PG_MIGRATIONS });
   } finally {
-    await lock.query("SELECT pg_advisory_unlock(7262010)").catch(() => {});
-    lock.release();
+    await lock.end().catch(() => {});
   }
   const handle = db as unknown as Db;
   dialects.set(handle, "postgres");
@@ -112,6 +114,12 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return db.all<T>(query);
 }
 
+/** Runs a raw `sql` statement that returns no rows (DDL, INSERT … SELECT), on either engine. */
+export async function exec(db: Db, statement: SQL): Promise<void> {
+  if (dialectOf(db) === "postgres") await (db as unknown as NodePgDatabase).execute(statement);
+  else db.run(statement);
+}
+
 /** A unique or primary-key violation, on either engine. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -123,6 +131,29 @@ export function isUniqueViolation(err: unknown): boolean {
 export async function closeDatabase(db: Db): Promise<void> {
   if (dialectOf(db) === "postgres") await (db.$client as unknown as Pool).end();
   else db.$client.close();
+}
+
+/**
+ * BEGIN IMMEDIATE, waiting for another connection's write lock without blocking the event
+ * loop: better-sqlite3 waits synchronously for its busy timeout, which would freeze a process
+ * whose other handle (a test's second "worker") holds the lock. So the wait is short, and
+ * tried again after a timer, up to BUSY_TIMEOUT_MS in all.
+ */
+async function beginImmediate(client: Database.Database): Promise<void> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    client.pragma("busy_timeout = 20");
+    try {
+      client.exec("BEGIN IMMEDIATE");
+      return;
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (typeof code !== "string" || !code.startsWith("SQLITE_BUSY") || Date.now() >= deadline) throw err;
+    } finally {
+      client.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 // The SQLite connection of a handle is one: transactions on it are taken one at a time, and a
@@ -138,7 +169,10 @@ const inSqliteTx = new AsyncLocalStorage<object>();
  */
 export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if (dialectOf(db) === "postgres") {
-    return (db as unknown as NodePgDatabase).transaction((tx) => fn(tx as unknown as Tx));
+    return (db as unknown as NodePgDatabase).transaction((tx) => {
+      dialects.set(tx, "postgres");
+      return fn(tx as unknown as Tx);
+    });
   }
   if (inSqliteTx.getStore() === db) return fn(db);
   const previous = sqliteQueues.get(db) ?? Promise.resolve();
@@ -148,7 +182,7 @@ export async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promis
   await previous;
   try {
     const client = db.$client;
-    client.exec("BEGIN IMMEDIATE");
+    await beginImmediate(client);
     try {
       const out = await inSqliteTx.run(db, () => fn(db));
       client.exec("COMMIT");

@@ -57,6 +57,7 @@ export const submissions = pgTable(
     sourceRef: text().notNull(),
     bundlePath: text().notNull(),
     bundleSha256: text().notNull(),
+    bundleFiles: text(),
     isDemo: boolean().notNull().default(false),
     state: text().notNull(),
     validationReport: text(),

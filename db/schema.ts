@@ -73,6 +73,11 @@ export const submissions = sqliteTable(
     sourceRef: text().notNull(),
     bundlePath: text().notNull(),
     bundleSha256: text().notNull(),
+    /**
+     * A folder bundle's files by content (relative path → sha256) in the storage port, so a
+     * worker on another host can lay it out; null for a ZIP (stored whole, by bundleSha256).
+     */
+    bundleFiles: text({ mode: "json" }).$type<Record<string, string>>(),
     isDemo: integer({ mode: "boolean" }).notNull().default(false),
     state: text({ enum: SUBMISSION_STATES }).notNull(),
     validationReport: text({ mode: "json" }).$type<Record<string, unknown>>(),

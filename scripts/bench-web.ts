@@ -11,7 +11,9 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import { openDatabase } from "../db/client";
+import { eq } from "drizzle-orm";
+import { closeDatabase, openDatabase } from "../db/client";
+import { submissions } from "../db/schema";
 import { registerBenchmark } from "../lib/submissions/benchmarks";
 import { ingestBundle } from "../lib/submissions/ingest";
 import { approve } from "../lib/submissions/review";
@@ -38,9 +40,9 @@ export async function seedEntries(dir: string, n: number, log: (s: string) => vo
   const deps = createScoringDeps(db);
   await runWorker(db, deps, { untilIdle: true });
   await deps.close();
-  const ids = db.$client.prepare("SELECT id FROM submissions WHERE state = 'scored'").all() as { id: number }[];
-  for (const { id } of ids) approve(db, id, { actor: "bench", at: new Date() });
-  db.$client.close();
+  const ids = await db.select({ id: submissions.id }).from(submissions).where(eq(submissions.state, "scored"));
+  for (const { id } of ids) await approve(db, id, { actor: "bench", at: new Date() });
+  await closeDatabase(db);
   return ids.length;
 }
 

@@ -2,8 +2,11 @@
  * Bundles the command line ahead of time: `npm run build:cli`, and `npm install` through
  * `prepare`. esbuild writes `dist/cli/` (git-ignored): `cli.mjs`, one chunk per command's code
  * (split at the CLI's `import()`s, so a command loads only what it needs) and the worker
- * threads' entries. better-sqlite3 stays external (a native addon, found by its own loader);
- * every other dependency is bundled, which spares Node resolving hundreds of files at start.
+ * threads' entries. better-sqlite3 (a native addon, found by its own loader) and pg (hosted
+ * mode; it requires its optional native binding, pg-native, only when asked, which a bundle
+ * cannot leave unresolved) stay external, resolved from node_modules at run time; every other
+ * dependency is bundled, which spares Node resolving hundreds of files at start. Migrations
+ * (db/migrations, db/migrations-pg) are not bundled: db/client.ts finds them beside itself.
  *
  * `dist/cli/build.json` records the bundle's id and every source file it was built from
  * (size, mtime, sha256): the launcher (`scripts/agentboard.mjs`) runs the source through tsx
@@ -25,6 +28,9 @@ const ENTRIES = {
   "validate-worker": "lib/validate/validate-worker.ts",
   "score-worker": "lib/scoring/score-worker.ts",
 };
+
+/** Packages left to Node's resolver (see the header). */
+const EXTERNAL = ["better-sqlite3", "pg"];
 
 /** Stands for the bundle's id until its content hash is known. */
 const ID_PLACEHOLDER = "@@AGENTBOARD_BUILD_ID@@";
@@ -75,7 +81,7 @@ export async function buildCli(outDir: string = CLI_DIST): Promise<BuiltCli> {
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["better-sqlite3"],
+    external: EXTERNAL,
     define: { AGENTBOARD_BUILD: JSON.stringify(info) },
     // Bundled CommonJS packages call require(); give ESM chunks one.
     banner: { js: 'import { createRequire as __agentboardRequire } from "node:module"; const require = __agentboardRequire(import.meta.url);' },

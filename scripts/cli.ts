@@ -1,14 +1,18 @@
 /**
  * Agentboard's command line: `npx agentboard <command>` (or `npm run cli -- <command>`).
- * Exit codes: 0 success, 1 invalid bundle (or eval config/dataset; for verify: a number differs),
- * 2 usage error, 3 scored but incomplete (or eval items that errored).
+ * Exit codes: 0 success, 1 invalid bundle (or eval config/dataset; for verify: a number differs;
+ * for db copy: the copy failed), 2 usage error, 3 scored but incomplete (or eval items that errored).
+ *
+ * Commands that use the database take `--db <file-or-url>`: a SQLite file or a postgres:// URL;
+ * without it, AGENTBOARD_DATABASE_URL (either kind), then AGENTBOARD_DB, then the default file.
  *
  * Each command's code is imported when that command runs, so `--help`, `--version` and
- * `validate` never load the MCP SDK, octokit, drizzle or the database.
+ * `validate` never load the MCP SDK, octokit, drizzle, pg or the database.
  */
 import { Command, CommanderError, Option } from "commander";
 import { versionLine } from "./commands/build-info";
 import { CliError } from "./commands/cli-errors";
+import type { DbCopyFlags } from "./commands/db";
 import type { IngestFlags } from "./commands/github";
 import type { EvalFlags } from "./commands/eval";
 import type { SubmitFlags, WorkerFlags } from "./commands/queue";
@@ -49,6 +53,7 @@ program.hook("preAction", (_root, cmd) => {
 });
 
 const BENCHMARK = ["--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/)"] as const;
+const DB = ["--db <file-or-url>", "SQLite file or postgres:// URL (default AGENTBOARD_DATABASE_URL, else AGENTBOARD_DB, else .agentboard/agentboard.db)"] as const;
 
 needs(program.command("validate"), ...BENCHMARK)
   .description("check a submission bundle (folder or .zip) against a benchmark's ground truth")
@@ -84,7 +89,7 @@ needs(needs(program.command("verify"), "--bundle <bundle>", "the entry's bundle 
   .description("score a bundle again and check every number against a recorded run (an entry id, an entry's URL, or a results.json)")
   .argument("<run>", "entry id (local database), entry URL (http(s)://…/submissions/<id>), or a score --out results.json")
   .option("--verdicts <file>", "the judge verdicts to answer from (default: the run's own export; for results.json, verdicts.json beside it)")
-  .option("--db <file>", "database file for an entry id (default AGENTBOARD_DB or .agentboard/agentboard.db)")
+  .option("--db <file-or-url>", "the database of an entry id: SQLite file or postgres:// URL (default AGENTBOARD_DATABASE_URL, else AGENTBOARD_DB, else .agentboard/agentboard.db)")
   .option("--json", "print the comparison as JSON")
   .option("--quiet", "no progress on stderr")
   .action(async (run: string, flags: VerifyFlags) => {
@@ -105,7 +110,7 @@ needs(program.command("replay-gt"), "--benchmark <dir>", "benchmark folder")
 needs(program.command("submit"), "--benchmark <dir>", "benchmark folder")
   .description("ingest a local bundle into the database: validate it and queue it for scoring")
   .argument("<bundle>", "bundle folder or .zip")
-  .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
+  .option(...DB)
   .option("--agent <name>", "agent name (default: the bundle's metadata.json)")
   .option("--judge <kind>", "rules or openai (flag > AGENTBOARD_JUDGE > benchmark.yaml judge.kind; the worker resolves the rest)")
   .option("--judge-model <name>", "model for the openai judge (flag > AGENTBOARD_JUDGE_MODEL > benchmark.yaml judge.model)")
@@ -118,8 +123,9 @@ needs(program.command("submit"), "--benchmark <dir>", "benchmark folder")
 program
   .command("worker")
   .description("score queued submissions; resumes jobs of a worker that died")
-  .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
+  .option(...DB)
   .option("--until-idle", "stop when the queue is empty")
+  .option("--concurrency <k>", "jobs scored at once by this worker (default 1)")
   .action(async (flags: WorkerFlags) => {
     const { workerCommand } = await import("./commands/queue");
     process.exitCode = await workerCommand(flags);
@@ -129,11 +135,21 @@ program
   .command("ingest")
   .description("poll a GitHub repository's submission issues: new and edited forms, slash commands, status comments (idempotent; safe under cron)")
   .option("--repo <owner/name>", "the repository (default GITHUB_REPOSITORY)")
-  .option("--db <file>", "database file (default AGENTBOARD_DB or .agentboard/agentboard.db)")
+  .option(...DB)
   .option("--every <seconds>", "keep polling at this interval")
   .action(async (flags: IngestFlags) => {
     const { ingestCommand } = await import("./commands/github");
     process.exitCode = await ingestCommand(flags);
+  });
+
+const db = program.command("db").description("database maintenance");
+
+needs(needs(db.command("copy"), "--from <file>", "the SQLite database file to copy"), "--to <url>", "the Postgres database (postgres://…), migrated and empty")
+  .description("copy every row of a SQLite database into an empty Postgres database (moving to hosted mode)")
+  .option("--quiet", "no progress on stderr")
+  .action(async (flags: DbCopyFlags) => {
+    const { dbCopyCommand } = await import("./commands/db");
+    process.exitCode = await dbCopyCommand(flags);
   });
 
 needs(program.command("eval"), "--config <file>", "eval.yaml, or NAT's agent config with an eval: block (eval.general, eval.evaluators, llms)")

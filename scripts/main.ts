@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { DEFAULT_DB_FILE, openDatabase } from "../db/client";
+import { closeDatabase, connectDatabase, DEFAULT_DB_FILE, isPostgresUrl } from "../db/client";
 import { loadDemoEntries } from "../lib/submissions/demo-entries";
 import { createScoringDeps } from "../lib/submissions/scoring-deps";
 import { agentboardVersion } from "./commands/build-info";
@@ -18,13 +18,22 @@ import { buildDemo, DEMO_DIR, NVIDIA_DEMO_DIR } from "./demo/build-demo";
 const args = process.argv.slice(2);
 const serve = !args.includes("--no-serve");
 const port = Number(args[args.indexOf("--port") + 1] ?? 3000) || 3000;
-const dbFile = path.resolve(process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE);
-const env = { ...process.env, AGENTBOARD_DB: dbFile, NEXT_TELEMETRY_DISABLED: "1" };
+// Hosted mode (AGENTBOARD_DATABASE_URL=postgres://…) uses that database; else the SQLite file, as always.
+const configured = process.env.AGENTBOARD_DATABASE_URL || undefined;
+const pgUrl = configured && isPostgresUrl(configured) ? configured : null;
+const dbFile = path.resolve((pgUrl ? undefined : configured) ?? process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE);
+const env = { ...process.env, ...(pgUrl ? {} : { AGENTBOARD_DB: dbFile, AGENTBOARD_DATABASE_URL: "" }), NEXT_TELEMETRY_DISABLED: "1" };
 const say = (s: string) => process.stdout.write(`${s}\n`);
+/** A database URL fit to print: the password is not. */
+function withoutPassword(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = "***";
+  return u.toString();
+}
 const started = performance.now();
 
-say(`Database ${path.relative(process.cwd(), dbFile)} (migrations applied)`);
-const db = openDatabase(dbFile);
+say(`Database ${pgUrl ? withoutPassword(pgUrl) : path.relative(process.cwd(), dbFile)} (migrations applied)`);
+const db = await connectDatabase(pgUrl ?? dbFile);
 
 say("Building the demo benchmark (databases, ground truth executed over MCP, sample submissions)…");
 const built = await buildDemo({ log: (l) => process.stderr.write(`  ${l}\n`) });
@@ -40,7 +49,7 @@ try {
   }
 } finally {
   await deps.close();
-  db.$client.close();
+  await closeDatabase(db);
 }
 say(`Data ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 if (!serve) process.exit(0);

@@ -11,11 +11,11 @@ import { codeClass, linkClass, rowClass, tableClass, tdClass, theadClass } from 
 
 export const dynamic = "force-dynamic";
 
-const benchmarkOf = (params: SearchParams) => findBenchmarkVersion(pageDb(), firstParam(params, "benchmark"))?.info;
+const benchmarkOf = async (params: SearchParams) => (await findBenchmarkVersion(await pageDb(), firstParam(params, "benchmark")))?.info;
 
 /** "Methodology: <benchmark> v1.0", so a tab or bookmark says which benchmark it explains. */
 export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
-  const info = benchmarkOf(await searchParams);
+  const info = await benchmarkOf(await searchParams);
   return { title: info ? `Methodology: ${info.title.slice(0, 80)} v${info.version.slice(0, 20)}` : "Methodology" };
 }
 
@@ -26,7 +26,7 @@ const EVALUATORS: Record<string, string> = {
 };
 
 export default async function AboutPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const info = benchmarkOf(await searchParams);
+  const info = await benchmarkOf(await searchParams);
   if (!info) {
     return (
       <div>

@@ -1,10 +1,11 @@
 /**
  * Maintainer sign-in for /admin: the token from AGENTBOARD_ADMIN_TOKEN (compared in constant
- * time), a signed httpOnly SameSite=Strict session cookie that is also registered server-side
- * (so sign-out revokes it), a bounded limit on failed attempts, and same-origin checks on every
- * form post.
+ * time), a signed httpOnly SameSite=Strict session cookie that is also registered in the
+ * database (so sign-out revokes it, on every web replica), a bounded limit on failed attempts
+ * counted in the database too, and same-origin checks on every form post.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { pageDb } from "@/lib/queries/db";
 import { createFailureLimiter, type FailureLimiter } from "./failure-limiter";
 import { clientFromForwardedFor, trustedHopsFromEnv } from "./forwarded-for";
 import { createSessionStore, type SessionStore } from "./session-store";
@@ -12,12 +13,8 @@ import { createSessionStore, type SessionStore } from "./session-store";
 export const SESSION_COOKIE = "agentboard_admin";
 const SESSION_MS = 8 * 60 * 60 * 1000;
 
-/**
- * One store and one limiter per server process. Next may bundle this module into each route
- * separately, so they live on globalThis: sign-in, sign-out and the pages must see the same ones.
- */
-const shared = globalThis as typeof globalThis & { __agentboardAdmin?: { sessions: SessionStore; failures: FailureLimiter } };
-const state = (shared.__agentboardAdmin ??= { sessions: createSessionStore(), failures: createFailureLimiter() });
+/** Sessions and failures live in the page database: every route and every replica sees the same ones. */
+const state: { sessions: SessionStore; failures: FailureLimiter } = { sessions: createSessionStore(pageDb), failures: createFailureLimiter(pageDb) };
 
 export function adminToken(): string | null {
   const t = process.env.AGENTBOARD_ADMIN_TOKEN?.trim();
@@ -36,12 +33,12 @@ export function tokenMatches(given: string, token: string): boolean {
   return timingSafeEqual(digest(given), digest(token));
 }
 
-export function createSession(token: string, now = Date.now(), sessions: SessionStore = state.sessions): string {
+export async function createSession(token: string, now = Date.now(), sessions: SessionStore = state.sessions): Promise<string> {
   const expires = now + SESSION_MS;
   const nonce = randomBytes(18).toString("base64url");
   const payload = `${expires}.${nonce}`;
   const mac = createHmac("sha256", sessionKey(token)).update(payload).digest("base64url");
-  sessions.add(nonce, expires, now);
+  await sessions.add(nonce, expires, now);
   return `${payload}.${mac}`;
 }
 
@@ -56,16 +53,16 @@ function signedNonce(cookie: string | undefined, token: string | null, now: numb
   return given.length === expected.length && timingSafeEqual(given, expected) && Number(expires) > now ? nonce : null;
 }
 
-/** A signed, unexpired cookie of a session this server issued and has not ended. */
-export function sessionValid(cookie: string | undefined, token: string | null, now = Date.now(), sessions: SessionStore = state.sessions): boolean {
+/** A signed, unexpired cookie of a session the board issued and has not ended (no database read without one). */
+export async function sessionValid(cookie: string | undefined, token: string | null, now = Date.now(), sessions: SessionStore = state.sessions): Promise<boolean> {
   const nonce = signedNonce(cookie, token, now);
-  return nonce !== null && sessions.has(nonce, now);
+  return nonce !== null && (await sessions.has(nonce, now));
 }
 
 /** Ends the session of this cookie on the server: the cookie no longer signs anyone in, wherever it was copied. */
-export function revokeSession(cookie: string | undefined, token: string | null, now = Date.now(), sessions: SessionStore = state.sessions): void {
+export async function revokeSession(cookie: string | undefined, token: string | null, now = Date.now(), sessions: SessionStore = state.sessions): Promise<void> {
   const nonce = signedNonce(cookie, token, now);
-  if (nonce) sessions.revoke(nonce);
+  if (nonce) await sessions.revoke(nonce);
 }
 
 export function sessionCookie(value: string, secure: boolean, maxAgeS = SESSION_MS / 1000): string {
@@ -103,17 +100,17 @@ export function clientKey(request: Request): string {
   return clientFromForwardedFor(request.headers.get("x-forwarded-for"), trustedHopsFromEnv(process.env.AGENTBOARD_TRUSTED_PROXY_HOPS)) ?? "direct";
 }
 
-/** Failed sign-ins per client key, in this process (limits in failure-limiter.ts). */
-export function lockedOut(key: string, now = Date.now()): boolean {
+/** Failed sign-ins per client key, across every replica (limits in lib/submissions/admin-sessions.ts). */
+export function lockedOut(key: string, now = Date.now()): Promise<boolean> {
   return state.failures.lockedOut(key, now);
 }
 
-export function recordFailure(key: string, now = Date.now()): void {
-  state.failures.recordFailure(key, now);
+export function recordFailure(key: string, now = Date.now()): Promise<void> {
+  return state.failures.recordFailure(key, now);
 }
 
-export function clearFailures(key: string): void {
-  state.failures.clear(key);
+export function clearFailures(key: string): Promise<void> {
+  return state.failures.clear(key);
 }
 
 /** A 303 to a page of this site (relative Location: correct behind any proxy). */
@@ -122,6 +119,6 @@ export function seeOther(location: string, headers: Record<string, string> = {})
 }
 
 /** Whether this request carries a live maintainer session (for route handlers). */
-export function requestIsMaintainer(request: Request): boolean {
+export function requestIsMaintainer(request: Request): Promise<boolean> {
   return sessionValid(readCookie(request.headers.get("cookie"), SESSION_COOKIE), adminToken());
 }

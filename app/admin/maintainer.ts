@@ -3,5 +3,5 @@ import { cookies } from "next/headers";
 import { adminToken, SESSION_COOKIE, sessionValid } from "./auth";
 
 export async function maintainerSignedIn(): Promise<boolean> {
-  return sessionValid((await cookies()).get(SESSION_COOKIE)?.value, adminToken());
+  return await sessionValid((await cookies()).get(SESSION_COOKIE)?.value, adminToken());
 }

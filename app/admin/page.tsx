@@ -74,8 +74,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </div>
     );
   }
-  const db = pageDb();
-  const benchmarks = listBenchmarks(db);
+  const db = await pageDb();
+  const benchmarks = await listBenchmarks(db);
   const rawState = firstParam(params, "state");
   const state = REVIEW_STATES.find((s) => s === rawState) as ReviewState | undefined;
   const rawBenchmark = firstParam(params, "benchmark");
@@ -87,9 +87,9 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const rawConfirm = firstParam(params, "confirm");
   const confirmAction = isConfirmedAction(rawConfirm) ? rawConfirm : null;
   const confirmId = parseId(firstParam(params, "id"));
-  const confirmRow = confirmAction && confirmId !== null ? getReviewEntry(db, confirmId) : null;
+  const confirmRow = confirmAction && confirmId !== null ? await getReviewEntry(db, confirmId) : null;
 
-  const queue = getReviewQueuePage(db, { page: parsePage(firstParam(params, "page")), pageSize: PAGE_SIZE, ...filters });
+  const queue = await getReviewQueuePage(db, { page: parsePage(firstParam(params, "page")), pageSize: PAGE_SIZE, ...filters });
   // The URL carries codes only; the words are fixed (messages.ts).
   const done = adminDoneMessage(firstParam(params, "done"));
   const error = adminErrorMessage(firstParam(params, "error"));

@@ -1,37 +1,28 @@
 /**
- * The maintainer sessions this server has issued and not ended. A signed cookie alone cannot
- * be revoked, so the session's nonce must also be here: sign-out deletes it, and so does a
- * server restart (maintainers sign in again). Bounded: past `maxSessions` the oldest ends.
+ * The maintainer sessions the board has issued and not ended. A signed cookie alone cannot
+ * be revoked, so the session's nonce must also be registered: sign-out deletes it. The register
+ * is the database (lib/submissions/admin-sessions.ts), so every web replica shares it.
+ * Bounded: past `maxSessions` the oldest ends.
  */
+import type { Db } from "@/db/client";
+import { addSession, hasSession, MAX_SESSIONS, revokeSession, sessionCount } from "@/lib/submissions/admin-sessions";
 
-/** At most 1,000 live sessions; change it here. */
-export const MAX_SESSIONS = 1000;
+export { MAX_SESSIONS };
 
 export interface SessionStore {
-  add(nonce: string, expiresAt: number, now?: number): void;
-  has(nonce: string, now?: number): boolean;
-  revoke(nonce: string): void;
-  size(): number;
+  add(nonce: string, expiresAt: number, now?: number): Promise<void>;
+  has(nonce: string, now?: number): Promise<boolean>;
+  revoke(nonce: string): Promise<void>;
+  size(): Promise<number>;
 }
 
-export function createSessionStore(maxSessions = MAX_SESSIONS): SessionStore {
-  const live = new Map<string, number>();
+/** `db` is a handle, or how to get one (the page database is opened on first use). */
+export function createSessionStore(db: Db | (() => Promise<Db>), maxSessions = MAX_SESSIONS): SessionStore {
+  const handle = async () => (typeof db === "function" ? db() : db);
   return {
-    add(nonce, expiresAt, now = Date.now()) {
-      for (const [n, exp] of live) if (exp <= now) live.delete(n);
-      while (live.size >= maxSessions) live.delete(live.keys().next().value!);
-      live.set(nonce, expiresAt);
-    },
-    has(nonce, now = Date.now()) {
-      const exp = live.get(nonce);
-      if (exp === undefined) return false;
-      if (exp > now) return true;
-      live.delete(nonce);
-      return false;
-    },
-    revoke(nonce) {
-      live.delete(nonce);
-    },
-    size: () => live.size,
+    add: async (nonce, expiresAt, now = Date.now()) => addSession(await handle(), nonce, expiresAt, now, maxSessions),
+    has: async (nonce, now = Date.now()) => hasSession(await handle(), nonce, now),
+    revoke: async (nonce) => revokeSession(await handle(), nonce),
+    size: async () => sessionCount(await handle()),
   };
 }

@@ -21,7 +21,7 @@ export default async function ChangelogPage({ searchParams }: { searchParams: Pr
   const entry = parseId(firstParam(params, "entry"));
   // Maintainers see the scores of entries that are not public and can open every entry.
   const maintainer = await maintainerSignedIn();
-  const log = getChangelogPage(pageDb(), { page, pageSize: PAGE_SIZE, entry, maintainer });
+  const log = await getChangelogPage(await pageDb(), { page, pageSize: PAGE_SIZE, entry, maintainer });
   const named = entry !== null ? (log.rows[0] ? `${log.rows[0].agent} (#${entry})` : `#${entry}`) : null;
 
   return (

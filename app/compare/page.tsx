@@ -34,13 +34,13 @@ function readIds(sp: SearchParams) {
 
 /** The entries among `ids` this viewer may compare: every scored one for maintainers, published ones for the public. */
 async function visibleIds(ids: number[]): Promise<Set<number>> {
-  return (await maintainerSignedIn()) ? new Set(ids) : publishedIds(pageDb(), ids);
+  return (await maintainerSignedIn()) ? new Set(ids) : await publishedIds(await pageDb(), ids);
 }
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
   const { ids } = readIds(await searchParams);
   const visible = await visibleIds(ids);
-  const names = comparedHeadlines(pageDb(), ids.filter((id) => visible.has(id))).map((h) => h.agent.slice(0, 60));
+  const names = (await comparedHeadlines(await pageDb(), ids.filter((id) => visible.has(id)))).map((h) => h.agent.slice(0, 60));
   return { title: names.length >= 2 ? `${names.join(" vs ")} · Compare` : "Compare entries" };
 }
 
@@ -56,7 +56,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     if (Array.isArray(raw) || (raw ?? undefined) !== canonical) redirect(compareHref({ ids: canonical, ...kept }));
   }
 
-  const db = pageDb();
+  const db = await pageDb();
   const maintainer = await maintainerSignedIn();
   // Entries that are not published are compared for maintainers only; the public is told no such entry exists.
   const visible = await visibleIds(ids);
@@ -69,7 +69,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     passed: parseId(kept.passed) ?? undefined,
     page: parsePage(kept.page),
   };
-  const result = bad.length === 0 && hidden.length === 0 && ids.length > 0 ? compareEntries(db, compared, flipFilters) : null;
+  const result = bad.length === 0 && hidden.length === 0 && ids.length > 0 ? await compareEntries(db, compared, flipFilters) : null;
   const comparison = result && "entries" in result ? result : null;
   const problem = bad.length
     ? `${bad.slice(0, 4).map((b) => `“${b.slice(0, 40)}”`).join(", ")} ${bad.length === 1 ? "is" : "are"} not an entry id; ids are whole numbers such as 3.`
@@ -80,9 +80,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         : null;
 
   // The picker shows the benchmark asked for, else the compared entries' one, else the default.
-  const firstVisible = comparedHeadlines(db, ids.filter((id) => visible.has(id)))[0];
-  const pickable = pickableEntries(db, kept.benchmark ?? comparison?.benchmark.slug ?? firstVisible?.benchmark, { maintainer });
-  const picker = pickable ? <EntryPicker benchmarks={listBenchmarks(db)} benchmark={pickable} groups={pickable.groups} selected={ids} /> : <p className="text-sm text-slate-600 dark:text-slate-400">No benchmark has been set up on this board yet.</p>;
+  const firstVisible = (await comparedHeadlines(db, ids.filter((id) => visible.has(id))))[0];
+  const pickable = await pickableEntries(db, kept.benchmark ?? comparison?.benchmark.slug ?? firstVisible?.benchmark, { maintainer });
+  const benchmarks = await listBenchmarks(db);
+  const picker = pickable ? <EntryPicker benchmarks={benchmarks} benchmark={pickable} groups={pickable.groups} selected={ids} /> : <p className="text-sm text-slate-600 dark:text-slate-400">No benchmark has been set up on this board yet.</p>;
 
   const flipHref = (p: FlipLinkParams) => compareHref({ ids: compared.join(","), vs: p.vs, capability: p.capability, domain: p.domain, passed: p.passed, page: p.page && p.page > 1 ? p.page : undefined });
   const summary = comparison?.flips.find((f) => f.b === comparison.flipPage.b);

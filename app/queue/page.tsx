@@ -29,9 +29,9 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
   const page = parsePage(firstParam(params, "page"));
   const rawState = firstParam(params, "state");
   const state = FINISHED_STATES.find((s) => s === rawState) as FinishedState | undefined;
-  const db = pageDb();
-  const inFlight = getInFlight(db, new Date());
-  const finished = getFinishedPage(db, { page, pageSize: PAGE_SIZE, state });
+  const db = await pageDb();
+  const inFlight = await getInFlight(db, new Date());
+  const finished = await getFinishedPage(db, { page, pageSize: PAGE_SIZE, state });
   // Only published entries have public pages; maintainers can open every one.
   const maintainer = await maintainerSignedIn();
   const allFinished = FINISHED_STATES.reduce((a, s) => a + (finished.byState[s] ?? 0), 0);

@@ -106,7 +106,7 @@ const OUTPUTS = {
 
 export default async function SubmitPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const found = findBenchmarkVersion(pageDb(), firstParam(params, "benchmark"));
+  const found = await findBenchmarkVersion(await pageDb(), firstParam(params, "benchmark"));
   const info = found?.info;
   const dirs = info?.capabilities.map((c) => c.directory) ?? ["capability_1_bi_apis", "capability_2_dashboard_apis", "capability_3_multihop_reasoning", "capability_4_multiturn"];
   const tree = ["my-agent/", "  metadata.json", ...dirs.flatMap((d) => [`  ${d}/`, "    <domain>.json", "    …"])].join("\n");

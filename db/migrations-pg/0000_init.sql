@@ -183,6 +183,7 @@ CREATE TABLE "submissions" (
 	"source_ref" text NOT NULL,
 	"bundle_path" text NOT NULL,
 	"bundle_sha256" text NOT NULL,
+	"bundle_files" text,
 	"is_demo" boolean DEFAULT false NOT NULL,
 	"state" text NOT NULL,
 	"validation_report" text,

@@ -24,4 +24,5 @@ ALTER TABLE `benchmark_versions` ADD `files` text;--> statement-breakpoint
 ALTER TABLE `github_deliveries` ADD `lease_token` text;--> statement-breakpoint
 ALTER TABLE `github_deliveries` ADD `leased_at` integer;--> statement-breakpoint
 ALTER TABLE `jobs` ADD `lease_token` text;--> statement-breakpoint
-CREATE INDEX `jobs_run` ON `jobs` (`run_id`);
+CREATE INDEX `jobs_run` ON `jobs` (`run_id`);--> statement-breakpoint
+ALTER TABLE `submissions` ADD `bundle_files` text;

@@ -49,12 +49,14 @@ export function knownPaths(r: { source: string | null; sourceRef: string | null;
  * all), optionally of one entry. Reasons and names are cut to a length, and server paths (a
  * CLI bundle's absolute path in its "received" reason) are shortened.
  */
-export function getAuditLogPage(db: Db, opts: PageOpts & { entry?: number | null } = {}): Paged<ChangelogRow> {
+export async function getAuditLogPage(db: Db, opts: PageOpts & { entry?: number | null } = {}): Promise<Paged<ChangelogRow>> {
   const { page, pageSize, offset } = paging(opts, 100);
   const clip = createClipper(PUBLIC_RENDER_LIMITS);
   const where = opts.entry ? eq(auditLog.submissionId, opts.entry) : undefined;
-  const total = db.select({ n: count() }).from(auditLog).where(where).get()?.n ?? 0;
-  const rows = db
+  const [counted] = await db.select({ n: count() }).from(auditLog).where(where);
+  const total = counted?.n ?? 0;
+  const rows = (
+    await db
     .select({
       log: { at: auditLog.at, submissionId: auditLog.submissionId, actor: auditLog.actor, action: auditLog.action, fromState: auditLog.fromState, toState: auditLog.toState },
       reason: prefixOf(auditLog.reason, PUBLIC_RENDER_LIMITS.text),
@@ -69,8 +71,7 @@ export function getAuditLogPage(db: Db, opts: PageOpts & { entry?: number | null
     .orderBy(desc(auditLog.id))
     .limit(pageSize)
     .offset(offset)
-    .all()
-    .map(({ log, reason, agent, ...paths }) => {
+  ).map(({ log, reason, agent, ...paths }) => {
       const known = knownPaths(paths);
       return {
         at: log.at.toISOString(),
@@ -87,10 +88,11 @@ export function getAuditLogPage(db: Db, opts: PageOpts & { entry?: number | null
 }
 
 /** Which submissions are published, of those given (for linking only those to the public). */
-export function publishedIds(db: Db, ids: readonly number[]): Set<number> {
+export async function publishedIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
   const unique = [...new Set(ids)].filter((id) => id !== null);
   if (unique.length === 0) return new Set();
-  return new Set(db.select({ id: submissions.id }).from(submissions).where(sql`${submissions.id} IN ${unique} AND ${submissions.state} = 'published'`).all().map((r) => r.id));
+  const found = await db.select({ id: submissions.id }).from(submissions).where(and(inArray(submissions.id, unique), eq(submissions.state, "published")));
+  return new Set(found.map((r) => r.id));
 }
 
 /** The states maintainers act on from /admin, in the order its filter lists them. */
@@ -106,26 +108,25 @@ export interface ReviewFilter {
 }
 
 /** What maintainers act on (/admin): scored entries awaiting approval first, then the rest they may move. */
-export function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): Paged<ReviewRow> & { waiting: number } {
+export async function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): Promise<Paged<ReviewRow> & { waiting: number }> {
   const { page, pageSize, offset } = paging(opts, 100);
   const clip = createClipper(PUBLIC_RENDER_LIMITS);
   const ofBenchmark = opts.benchmark ? eq(benchmarks.slug, opts.benchmark) : undefined;
   const shown = opts.id !== undefined ? eq(submissions.id, opts.id) : inArray(submissions.state, opts.state ? [opts.state] : [...REVIEW_STATES]);
   const where = and(shown, ofBenchmark);
   // Counted per state over the benchmark's entries, so "awaiting approval" holds whatever state is shown.
-  const counts = db
+  const counts = await db
     .select({ state: submissions.state, n: count() })
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
     .where(and(inArray(submissions.state, [...REVIEW_STATES]), ofBenchmark))
-    .groupBy(submissions.state)
-    .all();
+    .groupBy(submissions.state);
   const total = counts.filter((c) => !opts.state || c.state === opts.state).reduce((a, c) => a + c.n, 0);
   const waiting = counts.find((c) => c.state === "scored")?.n ?? 0;
   // The state a withdrawn entry left: from the audit row of its latest withdrawal.
   const withdrawnFrom = sql<string | null>`(SELECT ${auditLog.fromState} FROM ${auditLog} WHERE ${auditLog.submissionId} = ${submissions.id} AND ${auditLog.toState} = 'withdrawn' ORDER BY ${auditLog.id} DESC LIMIT 1)`;
-  const rows = db
+  const rows = await db
     .select({
       agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name),
       sub: { id: submissions.id, state: submissions.state, source: submissions.source, sourceRef: submissions.sourceRef, isDemo: submissions.isDemo, updatedAt: submissions.updatedAt },
@@ -143,8 +144,7 @@ export function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): 
     .where(where)
     .orderBy(sql`${submissions.state} = 'scored' DESC`, desc(submissions.updatedAt), desc(submissions.id))
     .limit(pageSize)
-    .offset(offset)
-    .all();
+    .offset(offset);
   return {
     waiting,
     total: opts.id !== undefined ? rows.length : total,
@@ -171,11 +171,11 @@ export function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter = {}): 
   };
 }
 
-export function getReviewQueue(db: Db): ReviewRow[] {
-  return getReviewQueuePage(db, { pageSize: MAX_PAGE_SIZE }).rows;
+export async function getReviewQueue(db: Db): Promise<ReviewRow[]> {
+  return (await getReviewQueuePage(db, { pageSize: MAX_PAGE_SIZE })).rows;
 }
 
 /** One entry as the review list shows it, whatever its state (for the confirmation of an action). */
-export function getReviewEntry(db: Db, id: number): ReviewRow | null {
-  return getReviewQueuePage(db, { id, pageSize: 1 }).rows[0] ?? null;
+export async function getReviewEntry(db: Db, id: number): Promise<ReviewRow | null> {
+  return (await getReviewQueuePage(db, { id, pageSize: 1 })).rows[0] ?? null;
 }

@@ -1,28 +1,27 @@
-import { and, desc, eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { benchmarks, benchmarkVersions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import type { BenchmarkInfo, BenchmarkLink } from "./types";
 
 /** A benchmark version by slug and version; the default benchmark and its newest version when omitted. */
-export function findBenchmarkVersion(db: Db, slug?: string, version?: string) {
+export async function findBenchmarkVersion(db: Db, slug?: string, version?: string) {
   const b = slug
-    ? db.select().from(benchmarks).where(eq(benchmarks.slug, slug)).get()
-    : (db.select().from(benchmarks).where(eq(benchmarks.isDefault, true)).get() ?? db.select().from(benchmarks).orderBy(benchmarks.id).get());
+    ? (await db.select().from(benchmarks).where(eq(benchmarks.slug, slug)).limit(1))[0]
+    : ((await db.select().from(benchmarks).where(eq(benchmarks.isDefault, true)).orderBy(benchmarks.id).limit(1))[0] ?? (await db.select().from(benchmarks).orderBy(benchmarks.id).limit(1))[0]);
   if (!b) return undefined;
-  const versions = db.select().from(benchmarkVersions).where(eq(benchmarkVersions.benchmarkId, b.id)).orderBy(desc(benchmarkVersions.id)).all();
-  const v = version ? db.select().from(benchmarkVersions).where(and(eq(benchmarkVersions.benchmarkId, b.id), eq(benchmarkVersions.version, version))).get() : versions[0];
+  const versions = await db.select().from(benchmarkVersions).where(eq(benchmarkVersions.benchmarkId, b.id)).orderBy(desc(benchmarkVersions.id));
+  const v = version ? versions.find((x) => x.version === version) : versions[0];
   if (!v) return undefined;
   return { benchmark: b, version: v, info: toInfo(b.slug, v.spec as unknown as BenchmarkSpec, versions.map((x) => x.version)) };
 }
 
 /** Every benchmark on the board, the default first. */
-export function listBenchmarks(db: Db): BenchmarkLink[] {
+export async function listBenchmarks(db: Db): Promise<BenchmarkLink[]> {
   return db
     .select({ slug: benchmarks.slug, title: benchmarks.title, isDefault: benchmarks.isDefault })
     .from(benchmarks)
-    .orderBy(desc(benchmarks.isDefault), benchmarks.id)
-    .all();
+    .orderBy(desc(benchmarks.isDefault), benchmarks.id);
 }
 
 export function toInfo(slug: string, spec: BenchmarkSpec, versions: string[]): BenchmarkInfo {

@@ -44,12 +44,14 @@ function kindOf(fromState: string | null, toState: string, details: Partial<Publ
   return previous !== null && previous !== num(details?.runId) ? "rescored" : "published";
 }
 
-export function getChangelogPage(db: Db, opts: ChangelogOpts = {}): Paged<ChangelogEvent> {
+export async function getChangelogPage(db: Db, opts: ChangelogOpts = {}): Promise<Paged<ChangelogEvent>> {
   const { page, pageSize, offset } = paging(opts, 50);
   const clip = createClipper(PUBLIC_RENDER_LIMITS);
   const where = and(READER_EVENTS, isNotNull(auditLog.submissionId), opts.entry ? eq(auditLog.submissionId, opts.entry) : undefined);
-  const total = db.select({ n: count() }).from(auditLog).where(where).get()?.n ?? 0;
-  const rows = db
+  const [counted] = await db.select({ n: count() }).from(auditLog).where(where);
+  const total = counted?.n ?? 0;
+  const rows = (
+    await db
     .select({
       log: { id: auditLog.id, at: auditLog.at, submissionId: auditLog.submissionId, actor: auditLog.actor, fromState: auditLog.fromState, toState: auditLog.toState, details: auditLog.details },
       reason: prefixOf(auditLog.reason, PUBLIC_RENDER_LIMITS.text),
@@ -73,8 +75,7 @@ export function getChangelogPage(db: Db, opts: ChangelogOpts = {}): Paged<Change
     .orderBy(desc(auditLog.id))
     .limit(pageSize)
     .offset(offset)
-    .all()
-    .map(({ log, reason, agent, state, currentOverall, latestPublication, ...r }): ChangelogEvent => {
+  ).map(({ log, reason, agent, state, currentOverall, latestPublication, ...r }): ChangelogEvent => {
       const known = knownPaths(r);
       const isPublic = isPublicState(state);
       const details = (log.details ?? null) as Partial<PublicationDetails> | null;

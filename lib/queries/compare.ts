@@ -9,8 +9,8 @@
  * fractional, and 0.95 against 0.3 is no flip (both lost points): the paired bootstrap
  * measures such differences.
  */
-import { and, desc, eq, inArray, isNotNull, ne } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { rows as rawRows, type Db } from "../../db/client";
 import { benchmarks, benchmarkVersions, capabilityScores, domainScores, scoringRuns, submissions } from "../../db/schema";
 import { mcnemarExact } from "../aggregate/mcnemar";
 import { stratifiedPairedBootstrap, type PairedItem } from "../aggregate/paired-bootstrap";
@@ -32,9 +32,9 @@ export const MAX_COMPARED = 4;
 /** What a comparison reads of an item: its summary columns, never its stored result. */
 type SlimItem = Pick<ItemRow, "capability" | "domain" | "uuid" | "weight" | "score" | "status" | "stage">;
 
-type EntryRow = ReturnType<typeof readEntries>[number];
+type EntryRow = Awaited<ReturnType<typeof readEntries>>[number];
 
-function readEntries(db: Db, ids: number[]) {
+async function readEntries(db: Db, ids: number[]) {
   return db
     .select({
       id: submissions.id,
@@ -48,36 +48,42 @@ function readEntries(db: Db, ids: number[]) {
     .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
-    .where(inArray(submissions.id, ids))
-    .all();
+    .where(inArray(submissions.id, ids));
 }
 
 /**
  * A run's items by key; a capability the entry did not submit scores 0 on every item, as on the
  * board. A run of k trials holds each item once per trial: it is compared by its mean over them
  * (so an entry's capability score is the weighted mean of its items', as on the board, and an
- * item passes only with full marks in every trial, as pass^k counts), with the status and stage
- * of its lowest-scoring trial (SQLite takes a bare column from the row min() picks).
+ * item passes only with full marks in every trial, as pass^k counts), with the domain, weight,
+ * status and stage of its lowest-scoring trial (the earliest such trial on a tie). A window
+ * picks that row, so the query needs no bare columns beside an aggregate (SQLite only).
  */
-function runItems(db: Db, runId: number, submitted: ReadonlySet<string>): Map<string, SlimItem> {
-  const rows = db.$client
-    .prepare("SELECT capability, domain, uuid, weight, avg(score) AS score, min(score) AS low, status, stage FROM item_results WHERE run_id = ? GROUP BY capability, uuid")
-    .all(runId) as (SlimItem & { low: number })[];
-  return new Map(rows.map(({ low: _low, ...r }) => [itemKey(r.capability, r.uuid), submitted.has(r.capability) ? r : { ...r, score: 0 }]));
+async function runItems(db: Db, runId: number, submitted: ReadonlySet<string>): Promise<Map<string, SlimItem>> {
+  const rows = await rawRows<SlimItem>(
+    db,
+    sql`SELECT capability, domain, uuid, weight, score, status, stage FROM (
+          SELECT capability, domain, uuid, weight, status, stage, avg(score) OVER (PARTITION BY capability, uuid) AS score,
+                 row_number() OVER (PARTITION BY capability, uuid ORDER BY score ASC, trial ASC) AS pick
+          FROM item_results WHERE run_id = ${runId}
+        ) AS per_item WHERE pick = 1`,
+  );
+  return new Map(rows.map((r) => [itemKey(r.capability, r.uuid), submitted.has(r.capability) ? r : { ...r, score: 0 }]));
 }
 
-function submittedOf(db: Db, runId: number): Set<string> {
-  return new Set(db.select({ capability: capabilityScores.capability, submitted: capabilityScores.submitted }).from(capabilityScores).where(eq(capabilityScores.runId, runId)).all().filter((c) => c.submitted).map((c) => c.capability));
+async function submittedOf(db: Db, runId: number): Promise<Set<string>> {
+  const caps = await db.select({ capability: capabilityScores.capability, submitted: capabilityScores.submitted }).from(capabilityScores).where(eq(capabilityScores.runId, runId));
+  return new Set(caps.filter((c) => c.submitted).map((c) => c.capability));
 }
 
 /** Each entry's items, read once per request: the summary (when not memoised) and the flip page share them. */
-type ItemsOf = (e: EntryRow) => Map<string, SlimItem>;
+type ItemsOf = (e: EntryRow) => Promise<Map<string, SlimItem>>;
 
 function itemReader(db: Db): ItemsOf {
-  const read = new Map<number, Map<string, SlimItem>>();
+  const read = new Map<number, Promise<Map<string, SlimItem>>>();
   return (e) => {
     let items = read.get(e.run.id);
-    if (!items) read.set(e.run.id, (items = runItems(db, e.run.id, submittedOf(db, e.run.id))));
+    if (!items) read.set(e.run.id, (items = submittedOf(db, e.run.id).then((submitted) => runItems(db, e.run.id, submitted))));
     return items;
   };
 }
@@ -105,13 +111,19 @@ function flipCounts(pairs: { a: boolean; b: boolean }[]): FlipCounts {
 }
 
 /** The scores, intervals, paired bootstraps and flip counts: memoised until the data changes, as the bootstrap is the costly part. */
-function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, itemsOf: ItemsOf): Omit<Comparison, "benchmark" | "flipPage"> {
+async function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, itemsOf: ItemsOf): Promise<Omit<Comparison, "benchmark" | "flipPage">> {
   const capabilityIds = spec.capabilities.map((c) => c.id);
-  const items = ordered.map(itemsOf);
-  const entries: ComparedEntry[] = ordered.map((e) => {
-    const caps = db.select().from(capabilityScores).where(eq(capabilityScores.runId, e.run.id)).all();
+  const items = await Promise.all(ordered.map(itemsOf));
+  const read = await Promise.all(
+    ordered.map(async (e) => ({
+      caps: await db.select().from(capabilityScores).where(eq(capabilityScores.runId, e.run.id)),
+      domainRows: await db.select().from(domainScores).where(eq(domainScores.runId, e.run.id)),
+    })),
+  );
+  const entries: ComparedEntry[] = ordered.map((e, i) => {
+    const { caps, domainRows } = read[i]!;
     const domains: ComparedEntry["domains"] = {};
-    for (const d of db.select().from(domainScores).where(eq(domainScores.runId, e.run.id)).all()) (domains[d.capability] ??= {})[d.domain] = d.score;
+    for (const d of domainRows) (domains[d.capability] ??= {})[d.domain] = d.score;
     return {
       id: e.id,
       agent: createClipper().prefix(e.agent, PUBLIC_RENDER_LIMITS.name),
@@ -146,7 +158,7 @@ function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, itemsOf: It
 }
 
 /** One page of the items the baseline and one other entry disagree on (one passed, the other did not). */
-function flipPage(ordered: EntryRow[], spec: BenchmarkSpec, filters: FlipFilters, itemsOf: ItemsOf): FlipPage {
+async function flipPage(ordered: EntryRow[], spec: BenchmarkSpec, filters: FlipFilters, itemsOf: ItemsOf): Promise<FlipPage> {
   const a = ordered[0]!;
   const b = ordered.slice(1).find((e) => e.id === filters.entry) ?? ordered[1]!;
   const capabilityIds = spec.capabilities.map((c) => c.id);
@@ -154,8 +166,8 @@ function flipPage(ordered: EntryRow[], spec: BenchmarkSpec, filters: FlipFilters
   const domain = filters.domain || undefined;
   const passed = filters.passed === a.id || filters.passed === b.id ? filters.passed : undefined;
   const pageSize = Math.min(MAX_FLIP_PAGE_SIZE, Math.max(1, Math.trunc(filters.pageSize ?? FLIP_PAGE_SIZE)));
-  const aItems = itemsOf(a);
-  const bItems = itemsOf(b);
+  const aItems = await itemsOf(a);
+  const bItems = await itemsOf(b);
   const matching: FlipRow[] = [];
   for (const { key, item } of pairedKeys(aItems, bItems, capabilityIds)) {
     if ((capability && item.capability !== capability) || (domain && item.domain !== domain)) continue;
@@ -180,10 +192,10 @@ function flipPage(ordered: EntryRow[], spec: BenchmarkSpec, filters: FlipFilters
 
 const versionName = (e: EntryRow) => `${e.bench.title} v${e.version.version}`;
 
-export function compareEntries(db: Db, ids: number[], flipFilters: FlipFilters = {}): Comparison | { problem: string } {
+export async function compareEntries(db: Db, ids: number[], flipFilters: FlipFilters = {}): Promise<Comparison | { problem: string }> {
   const unique = [...new Set(ids)].slice(0, MAX_COMPARED);
   if (unique.length < 2) return { problem: "choose two to four entries to compare" };
-  const rows = readEntries(db, unique);
+  const rows = await readEntries(db, unique);
   if (rows.length !== unique.length) return { problem: `no scored entry with id ${unique.filter((id) => !rows.some((r) => r.id === id)).join(", ")}` };
   const ordered = unique.map((id) => rows.find((r) => r.id === id)!);
   if (new Set(ordered.map((r) => r.version.id)).size > 1) {
@@ -194,15 +206,15 @@ export function compareEntries(db: Db, ids: number[], flipFilters: FlipFilters =
   const spec = first.version.spec as unknown as BenchmarkSpec;
   const benchmark: BenchmarkInfo = toInfo(first.bench.slug, spec, [first.version.version]);
   const itemsOf = itemReader(db);
-  const summary = memoByDataVersion(db, `compare\0${ordered.map((e) => `${e.id}:${e.run.id}`).join(",")}`, () => summarize(db, ordered, spec, itemsOf));
-  return { benchmark, ...summary, flipPage: flipPage(ordered, spec, flipFilters, itemsOf) };
+  const summary = await memoByDataVersion(db, `compare\0${ordered.map((e) => `${e.id}:${e.run.id}`).join(",")}`, () => summarize(db, ordered, spec, itemsOf));
+  return { benchmark, ...summary, flipPage: await flipPage(ordered, spec, flipFilters, itemsOf) };
 }
 
 /** Agent names and benchmarks of entries with a scored run, in the order given (for titles and the picker). */
-export function comparedHeadlines(db: Db, ids: number[]): { id: number; agent: string; state: string; benchmark: string }[] {
+export async function comparedHeadlines(db: Db, ids: number[]): Promise<{ id: number; agent: string; state: string; benchmark: string }[]> {
   const unique = [...new Set(ids)].slice(0, MAX_COMPARED);
   if (unique.length === 0) return [];
-  const rows = readEntries(db, unique);
+  const rows = await readEntries(db, unique);
   const clip = createClipper();
   return unique.flatMap((id) => {
     const r = rows.find((x) => x.id === id);
@@ -218,25 +230,26 @@ export const MAX_UNPUBLISHED_PICKABLE = 200;
  * compare, by version, newest first: published ones in rank order, and for maintainers the
  * other scored ones after them.
  */
-export function pickableEntries(db: Db, slug: string | undefined, opts: { maintainer: boolean }): { slug: string; title: string; groups: PickableGroup[] } | null {
-  const found = (slug ? findBenchmarkVersion(db, slug) : undefined) ?? findBenchmarkVersion(db);
+export async function pickableEntries(db: Db, slug: string | undefined, opts: { maintainer: boolean }): Promise<{ slug: string; title: string; groups: PickableGroup[] } | null> {
+  const found = (slug ? await findBenchmarkVersion(db, slug) : undefined) ?? (await findBenchmarkVersion(db));
   if (!found) return null;
-  const versions = db.select({ id: benchmarkVersions.id, version: benchmarkVersions.version }).from(benchmarkVersions).where(eq(benchmarkVersions.benchmarkId, found.benchmark.id)).orderBy(desc(benchmarkVersions.id)).all();
+  const versions = await db.select({ id: benchmarkVersions.id, version: benchmarkVersions.version }).from(benchmarkVersions).where(eq(benchmarkVersions.benchmarkId, found.benchmark.id)).orderBy(desc(benchmarkVersions.id));
   const clip = createClipper();
-  const groups = versions.map((v): PickableGroup => {
-    const published: PickableEntry[] = (getLeaderboard(db, { benchmark: found.benchmark.slug, version: v.version })?.entries ?? []).map((e) => ({ id: e.id, agent: e.agent, state: "published", overall: e.overall.score, rank: e.rank }));
+  const groups: PickableGroup[] = [];
+  for (const v of versions) {
+    const published: PickableEntry[] = ((await getLeaderboard(db, { benchmark: found.benchmark.slug, version: v.version }))?.entries ?? []).map((e) => ({ id: e.id, agent: e.agent, state: "published", overall: e.overall.score, rank: e.rank }));
     const others: PickableEntry[] = opts.maintainer
-      ? db
+      ? (
+          await db
           .select({ id: submissions.id, agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name), state: submissions.state, overall: scoringRuns.overallScore })
           .from(submissions)
           .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
           .where(and(eq(submissions.benchmarkVersionId, v.id), ne(submissions.state, "published"), isNotNull(submissions.currentRunId)))
           .orderBy(desc(submissions.id))
           .limit(MAX_UNPUBLISHED_PICKABLE)
-          .all()
-          .map((r) => ({ id: r.id, agent: clip.prefix(r.agent, PUBLIC_RENDER_LIMITS.name), state: r.state, overall: r.overall ?? 0, rank: null }))
+        ).map((r) => ({ id: r.id, agent: clip.prefix(r.agent, PUBLIC_RENDER_LIMITS.name), state: r.state, overall: r.overall ?? 0, rank: null }))
       : [];
-    return { version: v.version, entries: [...published, ...others] };
-  });
+    groups.push({ version: v.version, entries: [...published, ...others] });
+  }
   return { slug: found.benchmark.slug, title: found.benchmark.title, groups };
 }

@@ -1,34 +1,44 @@
 /**
  * The database handle for pages and API routes: one per server process.
  *
- * Pages only read, so a database the server may not write (a read-only file, directory or
- * mount; or AGENTBOARD_DB_READONLY=1) still serves them: when the normal open fails for lack of
- * write access (it switches to WAL and applies migrations), the file is opened read-only
- * instead, without migrations. A WAL database in a directory we cannot write cannot even be
- * read that way (SQLite needs its -shm file), so the last resort opens it immutable; that view
- * does not see later writes, so it is reopened every IMMUTABLE_REOPEN_MS.
+ * With `AGENTBOARD_DATABASE_URL=postgres://…` (hosted mode) it is a Postgres pool, opened (and
+ * migrated) once. Otherwise it is the SQLite file, and pages only read, so a database the
+ * server may not write (a read-only file, directory or mount; or AGENTBOARD_DB_READONLY=1)
+ * still serves them: when the normal open fails for lack of write access (it switches to WAL
+ * and applies migrations), the file is opened read-only instead, without migrations. A WAL
+ * database in a directory we cannot write cannot even be read that way (SQLite needs its -shm
+ * file), so the last resort opens it immutable; that view does not see later writes, so it is
+ * reopened every IMMUTABLE_REOPEN_MS.
  */
 import path from "node:path";
 import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { DEFAULT_DB_FILE, openDatabase, type Db } from "../../db/client";
-import * as schema from "../../db/schema";
+import { closeDatabase, DEFAULT_DB_FILE, isPostgresUrl, openDatabase, openPostgres, wrapSqlite, type Db } from "../../db/client";
 
 /** How long an immutable (last-resort) view is used before the database is opened again. */
 export const IMMUTABLE_REOPEN_MS = 30_000;
 
 let db: Db | undefined;
 let reopenAt = Infinity;
+let postgres: Promise<Db> | undefined;
 
-export function pageDb(): Db {
+export async function pageDb(): Promise<Db> {
+  const url = process.env.AGENTBOARD_DATABASE_URL || undefined;
+  if (url && isPostgresUrl(url)) {
+    // Requests arriving together share the one open; a failed open is tried again by the next request.
+    postgres ??= openPostgres(url).catch((err: unknown) => {
+      postgres = undefined;
+      throw err;
+    });
+    return postgres;
+  }
   if (db && Date.now() >= reopenAt) {
     const old = db;
     db = undefined;
     // A request may still hold the old handle across an await: close it a little later.
-    setTimeout(() => old.$client.close(), 60_000).unref();
+    setTimeout(() => void closeDatabase(old), 60_000).unref();
   }
   if (!db) {
-    const opened = openPageDatabase(process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE, { readOnly: process.env.AGENTBOARD_DB_READONLY === "1" });
+    const opened = openPageDatabase(url ?? process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE, { readOnly: process.env.AGENTBOARD_DB_READONLY === "1" });
     db = opened.db;
     reopenAt = opened.mode === "immutable" ? Date.now() + IMMUTABLE_REOPEN_MS : Infinity;
   }
@@ -43,7 +53,7 @@ export function isReadOnlyError(err: unknown): boolean {
   return typeof code === "string" && /^(SQLITE_READONLY|SQLITE_CANTOPEN|SQLITE_PERM|SQLITE_AUTH|EACCES|EROFS|EPERM)/.test(code);
 }
 
-/** Opens the database for pages: read-write (with migrations) when it can, read-only when it cannot. */
+/** Opens a SQLite file for pages: read-write (with migrations) when it can, read-only when it cannot. */
 export function openPageDatabase(file: string, opts: { readOnly?: boolean } = {}): { db: Db; mode: OpenMode } {
   if (file === ":memory:") return { db: openDatabase(file), mode: "read-write" };
   // URI file names (for `immutable=1`) must be enabled before better-sqlite3 loads its addon,
@@ -64,15 +74,11 @@ function probe(sqlite: Database.Database): void {
   sqlite.prepare("SELECT count(*) FROM sqlite_master").get();
 }
 
-function wrap(sqlite: Database.Database): Db {
-  return drizzle({ client: sqlite, schema, casing: "snake_case" }) as Db;
-}
-
 export function openReadOnly(file: string): { db: Db; mode: OpenMode } {
   const sqlite = new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 });
   try {
     probe(sqlite);
-    return { db: wrap(sqlite), mode: "read-only" };
+    return { db: wrapSqlite(sqlite), mode: "read-only" };
   } catch (err) {
     sqlite.close();
     if (!isReadOnlyError(err)) throw err;
@@ -85,6 +91,6 @@ export function openReadOnly(file: string): { db: Db; mode: OpenMode } {
       throw err; // the first error says what is wrong
     }
     console.warn(`agentboard: ${file} can only be read as an immutable snapshot (no -shm file can be made); reopening it every ${IMMUTABLE_REOPEN_MS / 1000} s`);
-    return { db: wrap(frozen), mode: "immutable" };
+    return { db: wrapSqlite(frozen), mode: "immutable" };
   }
 }

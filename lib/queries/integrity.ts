@@ -24,17 +24,17 @@ export function flagMessages(raw: unknown, clip: Clipper): { kind: IntegrityFlag
 }
 
 /** Whether the submission's current run carries any flag (approving it then asks for confirmation). */
-export function isFlagged(db: Db, submissionId: number): boolean {
-  const row = db.select({ flags: scoringRuns.flags }).from(submissions).innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId)).where(eq(submissions.id, submissionId)).get();
+export async function isFlagged(db: Db, submissionId: number): Promise<boolean> {
+  const [row] = await db.select({ flags: scoringRuns.flags }).from(submissions).innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId)).where(eq(submissions.id, submissionId)).limit(1);
   return storedFlags(row?.flags).length > 0;
 }
 
 /** A run's flags and shares for its entry page and JSON; null when the run has none stored (not completed, or scored before flags were kept). */
-export function readIntegrity(db: Db, raw: unknown, spec: BenchmarkSpec, clip: Clipper): IntegrityView | null {
+export async function readIntegrity(db: Db, raw: unknown, spec: BenchmarkSpec, clip: Clipper): Promise<IntegrityView | null> {
   if (!isObj(raw)) return null;
   const flags = clip.list(storedFlags(raw));
   const otherIds = flags.flatMap((f) => (isObj(f.other) && num(f.other.id) !== null ? [num(f.other.id)!] : []));
-  const published = publishedIds(db, otherIds);
+  const published = await publishedIds(db, otherIds);
   const views: IntegrityFlagView[] = flags.map((f) => {
     const other = isObj(f.other) && num(f.other.id) !== null ? { id: num(f.other.id)!, agent: clip.name(String(f.other.agent ?? "")), published: published.has(num(f.other.id)!) } : null;
     const items = Array.isArray(f.items) ? f.items.filter((i) => isObj(i) && typeof i.capability === "string" && typeof i.uuid === "string") : [];

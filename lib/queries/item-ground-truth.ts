@@ -10,12 +10,12 @@ import type { ItemGroundTruth } from "./types";
 const loaded = new Map<string, Promise<Benchmark>>();
 
 export async function loadItemGroundTruth(db: Db, submissionId: number, capability: string, uuid: string): Promise<ItemGroundTruth> {
-  const row = db
+  const [row] = await db
     .select({ root: benchmarkVersions.root, spec: benchmarkVersions.spec })
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .where(eq(submissions.id, submissionId))
-    .get();
+    .limit(1);
   if (!row || !(row.spec as unknown as BenchmarkSpec).showGroundTruth) return null;
   let p = loaded.get(row.root);
   if (!p) loaded.set(row.root, (p = loadBenchmark(row.root)));

@@ -2,10 +2,12 @@
  * The item table of a run: filtered (capability, domain, trial, outcome, lost points), sorted by
  * a whitelisted column with a stable tie-break, paged. A run of k trials holds each item once
  * per trial. What was asked, answered and why is read
- * inside SQLite (json_extract, then substr), so a page never parses a stored result, however
- * large: at most a few hundred short strings cross into JavaScript.
+ * inside the database (a JSON path, then substr: sql-dialect.ts), so a page never parses a
+ * stored result, however large: at most a few hundred short strings cross into JavaScript.
  */
-import type { Db } from "../../db/client";
+import { sql, type SQL } from "drizzle-orm";
+import { rows, type Db } from "../../db/client";
+import { byCodePoint, jsonTextFirst, jsonValid, type JsonPath } from "./sql-dialect";
 import { FULL_MARKS, OUTCOME_IDS, outcomeIdOf, type OutcomeId } from "../scoring/outcome";
 import type { ItemStage, ItemStatus } from "../scoring/item-result";
 import type { ItemFilters, ItemPage, ItemPosition, ItemRow, ItemSortKey, ItemSummary, SortDir } from "./types";
@@ -21,56 +23,63 @@ const MAX_PAGE_SIZE = 300;
 /** How much of each text a table row carries. */
 export const ITEM_TEXT_CHARS = { question: 200, answer: 160, reason: 280, detail: 280 } as const;
 
-/** A string inside the stored result (the first of its paths that holds one), read in SQLite and cut; null for results too large to parse on a page. */
-const inResult = (paths: readonly string[], chars: number) =>
-  `CASE WHEN length(result) <= ${MAX_ITEM_RESULT_CHARS} AND json_valid(result) THEN substr(${paths.length === 1 ? `json_extract(result, '${paths[0]}')` : `coalesce(${paths.map((p) => `json_extract(result, '${p}')`).join(", ")})`}, 1, ${chars}) END`;
+const result = sql.raw("result");
+
+/** A string inside the stored result (the first of its paths that holds one), read in the database and cut; null for results too large to parse on a page. */
+const inResult = (db: Db, paths: readonly JsonPath[], chars: number) =>
+  sql`CASE WHEN length(result) <= ${sql.raw(String(MAX_ITEM_RESULT_CHARS))} AND ${jsonValid(db, result)} THEN substr(${jsonTextFirst(db, result, paths)}, 1, ${sql.raw(String(chars))}) END`;
 
 // An item with no scored turn (missing, errors) keeps the benchmark's question beside its empty trace.
-const TEXT_PATHS = { question: ["$.trace[#-1].query", "$.question"], answer: ["$.trace[#-1].answer"], reason: ["$.reason"], detail: ["$.detail"] } as const;
+const TEXT_PATHS = { question: [["trace", -1, "query"], ["question"]], answer: [["trace", -1, "answer"]], reason: [["reason"]], detail: [["detail"]] } as const satisfies Record<string, readonly JsonPath[]>;
 
 /** The outcome as its place in the glossary, so sorting by outcome follows the vocabulary's order. */
-const OUTCOME_RANK = `CASE WHEN status <> 'scored' THEN CASE status ${OUTCOME_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(" ")} END WHEN stage = 'none' THEN ${OUTCOME_IDS.indexOf("missing_turn")} ELSE CASE stage ${OUTCOME_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(" ")} END END`;
+const OUTCOME_RANK = sql.raw(`CASE WHEN status <> 'scored' THEN CASE status ${OUTCOME_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(" ")} END WHEN stage = 'none' THEN ${OUTCOME_IDS.indexOf("missing_turn")} ELSE CASE stage ${OUTCOME_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(" ")} END END`);
 
-const SORT_SQL: Record<ItemSortKey, string> = {
-  item: "uuid",
-  trial: "trial",
-  capability: "capability",
-  domain: "domain",
-  question: inResult(TEXT_PATHS.question, 100),
-  answer: inResult(TEXT_PATHS.answer, 100),
-  reason: inResult(TEXT_PATHS.reason, 100),
-  outcome: OUTCOME_RANK,
-  weight: "weight",
-  score: "score",
-};
-
-function orderBy(f: ItemFilters): string {
-  const tie = "capability ASC, domain ASC, uuid ASC, trial ASC";
-  if (!f.sort) return tie;
-  return `${SORT_SQL[f.sort]} ${f.dir === "desc" ? "DESC" : "ASC"} NULLS LAST, ${tie}`;
-}
-
-/** The WHERE clause of a filter, with its parameters; every value is bound, never spliced. */
-function whereOf(runId: number, f: ItemFilters): { sql: string; params: unknown[] } {
-  const clauses = ["run_id = ?"];
-  const params: unknown[] = [runId];
-  if (f.capability) clauses.push("capability = ?"), params.push(f.capability);
-  if (f.domain) clauses.push("domain = ?"), params.push(f.domain);
-  if (f.trial !== undefined) clauses.push("trial = ?"), params.push(f.trial);
-  if (f.outcome) {
-    const o = outcomeClause(f.outcome);
-    clauses.push(o.sql);
-    params.push(...o.params);
+/** Text columns sort by code point on both engines (SQLite's BINARY order), whatever Postgres's collation. */
+function sortSql(db: Db, key: ItemSortKey): SQL {
+  const text = (e: SQL) => byCodePoint(db, e);
+  switch (key) {
+    case "item":
+      return text(sql.raw("uuid"));
+    case "capability":
+      return text(sql.raw("capability"));
+    case "domain":
+      return text(sql.raw("domain"));
+    case "question":
+    case "answer":
+    case "reason":
+      return text(inResult(db, TEXT_PATHS[key], 100));
+    case "outcome":
+      return OUTCOME_RANK;
+    case "trial":
+    case "weight":
+    case "score":
+      return sql.raw(key);
   }
-  // Short of full marks (the engine's definition); items that did not score count 0, so missing items and errors are in too.
-  if (f.lost) clauses.push("score < ?"), params.push(FULL_MARKS);
-  return { sql: clauses.join(" AND "), params };
 }
 
-function outcomeClause(id: OutcomeId): { sql: string; params: unknown[] } {
-  if (id === "missing_turn") return { sql: "status = 'scored' AND stage = 'none'", params: [] };
-  if (id === "missing" || id === "agent_error" || id === "replay_error" || id === "judge_error") return { sql: "status = ?", params: [id] };
-  return { sql: "status = 'scored' AND stage = ?", params: [id] };
+function orderBy(db: Db, f: ItemFilters): SQL {
+  const tie = sql`${sortSql(db, "capability")} ASC, ${sortSql(db, "domain")} ASC, ${sortSql(db, "item")} ASC, trial ASC`;
+  if (!f.sort) return tie;
+  return sql`${sortSql(db, f.sort)} ${sql.raw(f.dir === "desc" ? "DESC" : "ASC")} NULLS LAST, ${tie}`;
+}
+
+/** The WHERE clause of a filter; every value is bound, never spliced. */
+function whereOf(runId: number, f: ItemFilters): SQL {
+  const clauses = [sql`run_id = ${runId}`];
+  if (f.capability) clauses.push(sql`capability = ${f.capability}`);
+  if (f.domain) clauses.push(sql`domain = ${f.domain}`);
+  if (f.trial !== undefined) clauses.push(sql`trial = ${f.trial}`);
+  if (f.outcome) clauses.push(outcomeClause(f.outcome));
+  // Short of full marks (the engine's definition); items that did not score count 0, so missing items and errors are in too.
+  if (f.lost) clauses.push(sql`score < ${FULL_MARKS}`);
+  return sql.join(clauses, sql` AND `);
+}
+
+function outcomeClause(id: OutcomeId): SQL {
+  if (id === "missing_turn") return sql`status = 'scored' AND stage = 'none'`;
+  if (id === "missing" || id === "agent_error" || id === "replay_error" || id === "judge_error") return sql`status = ${id}`;
+  return sql`status = 'scored' AND stage = ${id}`;
 }
 
 const clampPageSize = (n: number | undefined) => Math.min(MAX_PAGE_SIZE, Math.max(5, Math.floor(n ?? DEFAULT_ITEM_PAGE_SIZE)));
@@ -82,61 +91,56 @@ function cut(v: unknown, chars: number): string {
   return s.length > chars ? `${s.slice(0, chars)}…` : s;
 }
 
-type RawRow = ItemSummary & { question: unknown; answer: unknown; reason: unknown; detail: unknown; large: number };
+type RawRow = ItemSummary & { question: unknown; answer: unknown; reason: unknown; detail: unknown; large: number | boolean };
 
-export function listItems(db: Db, runId: number, filters: ItemFilters = {}, opts: { showGroundTruth?: boolean } = {}): ItemPage {
+export async function listItems(db: Db, runId: number, filters: ItemFilters = {}, opts: { showGroundTruth?: boolean } = {}): Promise<ItemPage> {
   const pageSize = clampPageSize(filters.pageSize);
   const page = Math.max(1, Math.floor(filters.page ?? 1));
   const where = whereOf(runId, filters);
-  const client = db.$client;
-  const total = (client.prepare(`SELECT count(*) AS n FROM item_results WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
-  const text = (k: keyof typeof TEXT_PATHS) => `${inResult(TEXT_PATHS[k], ITEM_TEXT_CHARS[k] + 1)} AS ${k}`;
-  const raw = client
-    .prepare(
-      `SELECT capability, domain, uuid, trial, weight, score, status, stage, policy, ${text("question")}, ${text("answer")}, ${text("reason")},
-              ${opts.showGroundTruth ? text("detail") : "NULL AS detail"}, length(result) > ${MAX_ITEM_RESULT_CHARS} AS large
-       FROM item_results WHERE ${where.sql} ORDER BY ${orderBy(filters)} LIMIT ? OFFSET ?`,
-    )
-    .all(...where.params, pageSize, (page - 1) * pageSize) as RawRow[];
-  const rows: ItemRow[] = raw.map(({ question, answer, reason, detail, large, ...summary }) => ({
+  const [counted] = await rows<{ n: number }>(db, sql`SELECT count(*) AS n FROM item_results WHERE ${where}`);
+  const total = Number(counted!.n);
+  const text = (k: keyof typeof TEXT_PATHS) => sql`${inResult(db, TEXT_PATHS[k], ITEM_TEXT_CHARS[k] + 1)} AS ${sql.raw(k)}`;
+  const raw = await rows<RawRow>(
+    db,
+    sql`SELECT capability, domain, uuid, trial, weight, score, status, stage, policy, ${text("question")}, ${text("answer")}, ${text("reason")},
+              ${opts.showGroundTruth ? text("detail") : sql`NULL AS detail`}, length(result) > ${sql.raw(String(MAX_ITEM_RESULT_CHARS))} AS large
+       FROM item_results WHERE ${where} ORDER BY ${orderBy(db, filters)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+  );
+  const items: ItemRow[] = raw.map(({ question, answer, reason, detail, large, ...summary }) => ({
     ...summary,
     question: cut(question, ITEM_TEXT_CHARS.question),
     answer: cut(answer, ITEM_TEXT_CHARS.answer),
     reason: large ? "This item's stored result is too large to show here." : cut(reason, ITEM_TEXT_CHARS.reason),
     detail: opts.showGroundTruth ? cut(detail, ITEM_TEXT_CHARS.detail) || null : null,
   }));
-  return { rows, total, page, pageSize, facets: facets(db, runId) };
+  return { rows: items, total, page, pageSize, facets: await facets(db, runId) };
 }
 
 /** The values each filter can take in this run, outcomes in the glossary's order. */
-function facets(db: Db, runId: number): ItemPage["facets"] {
-  const client = db.$client;
-  const distinct = (col: "capability" | "domain") => (client.prepare(`SELECT DISTINCT ${col} AS v FROM item_results WHERE run_id = ? ORDER BY v`).all(runId) as { v: string }[]).map((r) => r.v);
-  const pairs = client.prepare("SELECT DISTINCT status, stage FROM item_results WHERE run_id = ?").all(runId) as { status: ItemStatus; stage: ItemStage }[];
+async function facets(db: Db, runId: number): Promise<ItemPage["facets"]> {
+  const distinct = async (col: "capability" | "domain") =>
+    (await rows<{ v: string }>(db, sql`SELECT DISTINCT ${byCodePoint(db, sql.raw(col))} AS v FROM item_results WHERE run_id = ${runId} ORDER BY v`)).map((r) => r.v);
+  const pairs = await rows<{ status: ItemStatus; stage: ItemStage }>(db, sql`SELECT DISTINCT status, stage FROM item_results WHERE run_id = ${runId}`);
   const present = new Set(pairs.map(outcomeIdOf));
-  const trials = (client.prepare("SELECT DISTINCT trial AS v FROM item_results WHERE run_id = ? ORDER BY v").all(runId) as { v: number }[]).map((r) => r.v);
-  return { capabilities: distinct("capability"), domains: distinct("domain"), outcomes: OUTCOME_IDS.filter((id) => present.has(id)), trials };
+  const trials = (await rows<{ v: number }>(db, sql`SELECT DISTINCT trial AS v FROM item_results WHERE run_id = ${runId} ORDER BY v`)).map((r) => r.v);
+  return { capabilities: await distinct("capability"), domains: await distinct("domain"), outcomes: OUTCOME_IDS.filter((id) => present.has(id)), trials };
 }
 
 /** Where an item (of a trial: 1 unless given) stands in the list a filter and sort make, with the items before and after it; null when the filter leaves it out. */
-export function itemPosition(db: Db, runId: number, filters: ItemFilters, key: { capability: string; uuid: string; trial?: number }): ItemPosition | null {
-  const where = whereOf(runId, filters);
-  const row = db.$client
-    .prepare(
-      `SELECT pos, total, pc, pu, pt, nc, nu, nt FROM (
+export async function itemPosition(db: Db, runId: number, filters: ItemFilters, key: { capability: string; uuid: string; trial?: number }): Promise<ItemPosition | null> {
+  const [row] = await rows<{ pos: number; total: number; pc: string | null; pu: string | null; pt: number | null; nc: string | null; nu: string | null; nt: number | null }>(
+    db,
+    sql`SELECT pos, total, pc, pu, pt, nc, nu, nt FROM (
          SELECT capability, uuid, trial, row_number() OVER w AS pos, count(*) OVER () AS total,
                 lag(capability) OVER w AS pc, lag(uuid) OVER w AS pu, lag(trial) OVER w AS pt,
                 lead(capability) OVER w AS nc, lead(uuid) OVER w AS nu, lead(trial) OVER w AS nt
-         FROM item_results WHERE ${where.sql} WINDOW w AS (ORDER BY ${orderBy(filters)})
-       ) WHERE capability = ? AND uuid = ? AND trial = ?`,
-    )
-    .get(...where.params, key.capability, key.uuid, key.trial ?? 1) as
-    | { pos: number; total: number; pc: string | null; pu: string | null; pt: number | null; nc: string | null; nu: string | null; nt: number | null }
-    | undefined;
+         FROM item_results WHERE ${whereOf(runId, filters)} WINDOW w AS (ORDER BY ${orderBy(db, filters)})
+       ) AS placed WHERE capability = ${key.capability} AND uuid = ${key.uuid} AND trial = ${key.trial ?? 1}`,
+  );
   if (!row) return null;
   return {
-    index: row.pos,
-    total: row.total,
+    index: Number(row.pos),
+    total: Number(row.total),
     prev: row.pc !== null && row.pu !== null ? { capability: row.pc, uuid: row.pu, trial: row.pt ?? 1 } : null,
     next: row.nc !== null && row.nu !== null ? { capability: row.nc, uuid: row.nu, trial: row.nt ?? 1 } : null,
   };

@@ -1,6 +1,7 @@
 /** The published leaderboard of a benchmark version, with official tie-aware ranks. */
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { distinctList, jsonArrayRows, jsonText, jsonValid } from "./sql-dialect";
 import { capabilityScores, scoringRuns, submissions } from "../../db/schema";
 import { orderByRank } from "../aggregate/rank";
 import { INTEGRITY_FLAG_KINDS } from "../scoring/integrity-flags";
@@ -17,32 +18,36 @@ function entryPassK(trials: number, stats: TrialStats | null): LeaderboardEntry[
   return { overall: stats.overall.passK, capabilities: Object.fromEntries(Object.entries(stats.capabilities).map(([id, c]) => [id, c.passK])) };
 }
 
-export function getLeaderboard(db: Db, opts: { benchmark?: string; version?: string } = {}): Leaderboard | null {
+export async function getLeaderboard(db: Db, opts: { benchmark?: string; version?: string } = {}): Promise<Leaderboard | null> {
   return memoByDataVersion(db, `leaderboard\0${opts.benchmark ?? ""}\0${opts.version ?? ""}`, () => readLeaderboard(db, opts));
 }
 
-function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string }): Leaderboard | null {
-  const found = findBenchmarkVersion(db, opts.benchmark, opts.version);
+/** The distinct kinds of a run's stored flags, comma-joined, read inside the database (the entry page has what triggered each). */
+function flagKindsOf(db: Db): SQL<string | null> {
+  // SQLite reads an unparsable value as no flags; Postgres trusts the column (see sql-dialect.ts).
+  const flags = sql`CASE WHEN ${jsonValid(db, scoringRuns.flags)} THEN ${scoringRuns.flags} ELSE '{}' END`;
+  return sql<string | null>`(SELECT ${distinctList(db, jsonText(db, sql.raw("f.value"), ["kind"]))} FROM ${jsonArrayRows(db, flags, ["flags"], "f")})`;
+}
+
+async function readLeaderboard(db: Db, opts: { benchmark?: string; version?: string }): Promise<Leaderboard | null> {
+  const found = await findBenchmarkVersion(db, opts.benchmark, opts.version);
   if (!found) return null;
   // Only the columns the board shows: a submission row also holds its whole validation report.
-  const rows = db
+  const rows = await db
     .select({
       sub: { id: submissions.id, agentName: submissions.agentName, models: submissions.models, maintainer: submissions.maintainer, isDemo: submissions.isDemo, createdAt: submissions.createdAt },
       run: { id: scoringRuns.id, overallScore: scoringRuns.overallScore, overallCiLow: scoringRuns.overallCiLow, overallCiHigh: scoringRuns.overallCiHigh, complete: scoringRuns.complete, verified: scoringRuns.verified, finishedAt: scoringRuns.finishedAt, cost: scoringRuns.cost, trials: scoringRuns.trials, trialStats: scoringRuns.trialStats },
-      // The kinds of flag only (read inside SQLite): the entry page has what triggered each.
-      flagKinds: sql<string | null>`(SELECT group_concat(DISTINCT json_extract(value, '$.kind')) FROM json_each(CASE WHEN json_valid(${scoringRuns.flags}) THEN ${scoringRuns.flags} ELSE '{}' END, '$.flags'))`,
+      flagKinds: flagKindsOf(db),
     })
     .from(submissions)
     .innerJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
-    .where(and(eq(submissions.benchmarkVersionId, found.version.id), eq(submissions.state, "published"), isNotNull(submissions.currentRunId)))
-    .all();
+    .where(and(eq(submissions.benchmarkVersionId, found.version.id), eq(submissions.state, "published"), isNotNull(submissions.currentRunId)));
   const runIds = rows.map((r) => r.run.id);
   const caps = runIds.length
-    ? db
+    ? await db
         .select({ runId: capabilityScores.runId, capability: capabilityScores.capability, score: capabilityScores.score, ciLow: capabilityScores.ciLow, ciHigh: capabilityScores.ciHigh, submitted: capabilityScores.submitted, nItems: capabilityScores.nItems, nMissing: capabilityScores.nMissing })
         .from(capabilityScores)
         .where(inArray(capabilityScores.runId, runIds))
-        .all()
     : [];
   const byRun = new Map<number, typeof caps>();
   for (const c of caps) byRun.set(c.runId, [...(byRun.get(c.runId) ?? []), c]);

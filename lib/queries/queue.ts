@@ -59,12 +59,13 @@ const submissionColumns = {
  * Every submission in flight (at most MAX_PAGE_SIZE): running ones first with their progress,
  * then those being validated, then the queued ones numbered 1, 2, … in the worker's order.
  */
-export function getInFlight(db: Db, now: Date): { rows: InFlightRow[]; total: number } {
+export async function getInFlight(db: Db, now: Date): Promise<{ rows: InFlightRow[]; total: number }> {
   const clip = createClipper(PUBLIC_RENDER_LIMITS);
   const inFlight = inArray(submissions.state, [...IN_FLIGHT_STATES]);
-  const total = db.select({ n: count() }).from(submissions).where(inFlight).get()?.n ?? 0;
+  const [counted] = await db.select({ n: count() }).from(submissions).where(inFlight);
+  const total = counted?.n ?? 0;
   const latestRun = db.select({ submissionId: scoringRuns.submissionId, runId: max(scoringRuns.id).as("latest_run_id") }).from(scoringRuns).groupBy(scoringRuns.submissionId).as("latest_run");
-  const rows = db
+  const rows = await db
     .select({
       ...submissionColumns,
       run: { done: scoringRuns.progressDone, total: scoringRuns.progressTotal, startedAt: scoringRuns.startedAt, createdAt: scoringRuns.createdAt },
@@ -78,9 +79,9 @@ export function getInFlight(db: Db, now: Date): { rows: InFlightRow[]; total: nu
     .leftJoin(jobs, eq(jobs.runId, scoringRuns.id))
     .where(inFlight)
     // Running jobs, then submissions not yet queued, then queued jobs by id (the worker's order).
-    .orderBy(sql`CASE WHEN ${jobs.state} = 'running' THEN 0 WHEN ${jobs.id} IS NULL THEN 1 WHEN ${jobs.state} = 'queued' THEN 2 ELSE 3 END`, jobs.id, submissions.id)
-    .limit(MAX_PAGE_SIZE)
-    .all();
+    // A submission with no job sorts by its id alone: NULLS FIRST says where SQLite puts a null job id.
+    .orderBy(sql`CASE WHEN ${jobs.state} = 'running' THEN 0 WHEN ${jobs.id} IS NULL THEN 1 WHEN ${jobs.state} = 'queued' THEN 2 ELSE 3 END`, sql`${jobs.id} ASC NULLS FIRST`, submissions.id)
+    .limit(MAX_PAGE_SIZE);
   let position = 0;
   return {
     total,
@@ -100,13 +101,14 @@ export function getInFlight(db: Db, now: Date): { rows: InFlightRow[]; total: nu
 }
 
 /** Finished submissions (or those of one finished state), most recently updated first, with counts per state. */
-export function getFinishedPage(db: Db, opts: PageOpts & { state?: FinishedState } = {}): Paged<QueueRow> & { byState: Partial<Record<SubmissionState, number>> } {
+export async function getFinishedPage(db: Db, opts: PageOpts & { state?: FinishedState } = {}): Promise<Paged<QueueRow> & { byState: Partial<Record<SubmissionState, number>> }> {
   const { page, pageSize, offset } = paging(opts, 50);
   const clip = createClipper(PUBLIC_RENDER_LIMITS);
-  const byState: Partial<Record<SubmissionState, number>> = Object.fromEntries(db.select({ state: submissions.state, n: count() }).from(submissions).groupBy(submissions.state).all().map((r) => [r.state, r.n]));
+  const counts = await db.select({ state: submissions.state, n: count() }).from(submissions).groupBy(submissions.state);
+  const byState: Partial<Record<SubmissionState, number>> = Object.fromEntries(counts.map((r) => [r.state, r.n]));
   const states = opts.state ? [opts.state] : [...FINISHED_STATES];
   const total = states.reduce((a, s) => a + (byState[s] ?? 0), 0);
-  const rows = db
+  const rows = await db
     .select(submissionColumns)
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
@@ -114,12 +116,11 @@ export function getFinishedPage(db: Db, opts: PageOpts & { state?: FinishedState
     .where(inArray(submissions.state, states))
     .orderBy(desc(submissions.updatedAt), desc(submissions.id))
     .limit(pageSize)
-    .offset(offset)
-    .all();
+    .offset(offset);
   return { byState, total, page, pageSize, rows: rows.map((r) => ({ ...clipped(clip, r), progress: null })) };
 }
 
 /** The submissions in flight, then the first MAX_PAGE_SIZE finished ones. */
-export function getQueue(db: Db): QueueRow[] {
-  return [...getInFlight(db, new Date()).rows, ...getFinishedPage(db, { pageSize: MAX_PAGE_SIZE }).rows];
+export async function getQueue(db: Db): Promise<QueueRow[]> {
+  return [...(await getInFlight(db, new Date())).rows, ...(await getFinishedPage(db, { pageSize: MAX_PAGE_SIZE })).rows];
 }

@@ -5,8 +5,9 @@
  * (or for the local database's owner, `includePrivate`). Callers decide who may see the entry
  * (visibility.ts).
  */
-import { and, count, desc, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import { rows as rawRows, type Db } from "../../db/client";
+import { byCodePoint, jsonText, jsonValid } from "./sql-dialect";
 import { benchmarks, benchmarkVersions, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { GradeUse } from "../scoring/judges/grade-log";
 import type { RunManifest } from "../scoring/manifest";
@@ -19,17 +20,17 @@ export function readManifest(raw: unknown): RunManifest | null {
 }
 
 /** The run an entry's pages show that has completed: its current run, else its latest completed one. */
-function completedRun(db: Db, submissionId: number) {
-  const sub = db.select({ currentRunId: submissions.currentRunId }).from(submissions).where(eq(submissions.id, submissionId)).get();
+async function completedRun(db: Db, submissionId: number) {
+  const [sub] = await db.select({ currentRunId: submissions.currentRunId }).from(submissions).where(eq(submissions.id, submissionId)).limit(1);
   if (!sub) return undefined;
   const where = sub.currentRunId ? eq(scoringRuns.id, sub.currentRunId) : and(eq(scoringRuns.submissionId, submissionId), eq(scoringRuns.status, "completed"));
-  const run = db.select().from(scoringRuns).where(where).orderBy(desc(scoringRuns.id)).get();
+  const [run] = await db.select().from(scoringRuns).where(where).orderBy(desc(scoringRuns.id)).limit(1);
   return run?.status === "completed" ? run : undefined;
 }
 
 /** The shown run's manifest; null when there is no completed run or it has none. */
-export function getRunManifest(db: Db, submissionId: number): RunManifest | null {
-  const run = completedRun(db, submissionId);
+export async function getRunManifest(db: Db, submissionId: number): Promise<RunManifest | null> {
+  const run = await completedRun(db, submissionId);
   return run ? readManifest(run.manifest) : null;
 }
 
@@ -49,26 +50,29 @@ function gradesOf(text: string | null): GradeUse[] {
  * capability, uuid and trial, with the grades they used. Null when the entry has no completed
  * run or the page is past the end.
  */
-export function getRunVerdicts(db: Db, submissionId: number, opts: { page?: number; pageSize?: number; includePrivate?: boolean } = {}): VerdictExport | null {
-  const run = completedRun(db, submissionId);
+export async function getRunVerdicts(db: Db, submissionId: number, opts: { page?: number; pageSize?: number; includePrivate?: boolean } = {}): Promise<VerdictExport | null> {
+  const run = await completedRun(db, submissionId);
   if (!run) return null;
-  const info = db
+  const [info] = await db
     .select({ slug: benchmarks.slug, version: benchmarkVersions.version, spec: benchmarkVersions.spec, sha256: submissions.bundleSha256 })
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
     .where(eq(submissions.id, submissionId))
-    .get()!;
+    .limit(1);
+  if (!info) return null;
   const size = opts.pageSize ?? VERDICT_PAGE_SIZE;
   const page = opts.page ?? 1;
-  const total = db.select({ n: count() }).from(itemResults).where(eq(itemResults.runId, run.id)).get()?.n ?? 0;
+  const [counted] = await db.select({ n: count() }).from(itemResults).where(eq(itemResults.runId, run.id));
+  const total = counted?.n ?? 0;
   if (page < 1 || (page - 1) * size >= Math.max(1, total)) return null;
-  const rows = db.$client
-    .prepare(
-      `SELECT capability, uuid, trial, status, stage, score, weight, CASE WHEN json_valid(result) THEN json_extract(result, '$.grades') END AS grades
-       FROM item_results WHERE run_id = ? ORDER BY capability, uuid, trial LIMIT ? OFFSET ?`,
-    )
-    .all(run.id, size, (page - 1) * size) as { capability: string; uuid: string; trial: number; status: ItemStatus; stage: ItemStage; score: number; weight: number; grades: string | null }[];
+  const result = sql.raw("result");
+  const rows = await rawRows<{ capability: string; uuid: string; trial: number; status: ItemStatus; stage: ItemStage; score: number; weight: number; grades: string | null }>(
+    db,
+    sql`SELECT capability, uuid, trial, status, stage, score, weight, CASE WHEN ${jsonValid(db, result)} THEN ${jsonText(db, result, ["grades"])} END AS grades
+        FROM item_results WHERE run_id = ${run.id}
+        ORDER BY ${byCodePoint(db, sql.raw("capability"))}, ${byCodePoint(db, sql.raw("uuid"))}, trial LIMIT ${size} OFFSET ${(page - 1) * size}`,
+  );
   const items: ExportSource[] = rows.map((r) => ({ ...r, grades: gradesOf(r.grades) }));
   const showGroundTruth = (info.spec as { showGroundTruth?: unknown }).showGroundTruth === true;
   const judge = run.judge ?? { id: run.judgeId ?? run.judgeKind, kind: run.judgeKind, model: run.judgeModel };

@@ -1,6 +1,7 @@
 /** One submission: metadata, timeline, its current run's scores, funnel and items. */
-import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { rows as rawRows, type Db } from "../../db/client";
+import { byCodePoint, jsonArrayRows, jsonHas, jsonNumber, jsonObjectRows, jsonText, jsonValid } from "./sql-dialect";
 import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
@@ -22,8 +23,9 @@ export function isPublicState(state: string): boolean {
 }
 
 /** A submission's state, or null when there is none: one indexed lookup, before any page work. */
-export function submissionState(db: Db, id: number): string | null {
-  return db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, id)).get()?.state ?? null;
+export async function submissionState(db: Db, id: number): Promise<string | null> {
+  const [row] = await db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, id)).limit(1);
+  return row?.state ?? null;
 }
 
 export interface RenderOpts {
@@ -34,58 +36,64 @@ export interface RenderOpts {
 /** Validation errors shown on a page, at most. */
 export const MAX_VALIDATION_ERRORS_SHOWN = 20;
 
-function submissionWithBenchmark(db: Db, id: number) {
+async function submissionWithBenchmark(db: Db, id: number) {
   // Every column but the validation report, which can be large (validationSummary reads what it
   // needs), and what the submitter told maintainers only (contact, agent type, notes).
   const { validationReport: _report, contact: _contact, agentType: _agentType, notes: _notes, ...columns } = getTableColumns(submissions);
-  return db
+  const [row] = await db
     .select({ sub: columns, version: benchmarkVersions, bench: benchmarks })
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
     .where(eq(submissions.id, id))
-    .get();
+    .limit(1);
+  return row;
 }
 
 /** An entry's agent and benchmark title, cut for a page title: one indexed lookup (no scores, no items). */
-export function submissionHeading(db: Db, id: number): { agent: string; benchmark: string } | null {
-  const row = db
+export async function submissionHeading(db: Db, id: number): Promise<{ agent: string; benchmark: string } | null> {
+  const [row] = await db
     .select({ agent: submissions.agentName, title: benchmarks.title, slug: benchmarks.slug })
     .from(submissions)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
     .where(eq(submissions.id, id))
-    .get();
+    .limit(1);
   if (!row) return null;
   const cut = (s: string) => (s.length > 80 ? `${s.slice(0, 79)}…` : s);
   return { agent: cut(row.agent), benchmark: cut(row.title || row.slug) };
 }
 
 /** The run pages show: the current (latest completed) one, else the latest. */
-function shownRun(db: Db, sub: { id: number; currentRunId: number | null }) {
-  if (sub.currentRunId) return db.select().from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId)).get();
-  return db.select().from(scoringRuns).where(eq(scoringRuns.submissionId, sub.id)).orderBy(desc(scoringRuns.id)).get();
+async function shownRun(db: Db, sub: { id: number; currentRunId: number | null }) {
+  const where = sub.currentRunId ? eq(scoringRuns.id, sub.currentRunId) : eq(scoringRuns.submissionId, sub.id);
+  const [run] = await db.select().from(scoringRuns).where(where).orderBy(desc(scoringRuns.id)).limit(1);
+  return run;
 }
 
 /**
- * The validation report's summary, its first errors and its warning counts, read inside
- * SQLite: a report of a huge invalid bundle is never loaded whole, and every string is cut.
+ * The validation report's summary, its first errors and its warning counts, read inside the
+ * database: a report of a huge invalid bundle is never loaded whole, and every string is cut.
  */
-function validationSummary(db: Db, id: number, clip: ReturnType<typeof createClipper>, known: string[]): SubmissionDetail["validation"] {
-  const client = db.$client;
-  const head = client.prepare("SELECT json_extract(validation_report, '$.summary.errors') AS errors, json_extract(validation_report, '$.summary.warnings') AS warnings FROM submissions WHERE id = ? AND json_valid(validation_report)").get(id) as { errors: number | null; warnings: number | null } | undefined;
+async function validationSummary(db: Db, id: number, clip: ReturnType<typeof createClipper>, known: string[]): Promise<SubmissionDetail["validation"]> {
+  const report = sql.raw("submissions.validation_report");
+  const [head] = await rawRows<{ errors: number | string | null; warnings: number | string | null }>(
+    db,
+    sql`SELECT ${jsonText(db, report, ["summary", "errors"])} AS errors, ${jsonText(db, report, ["summary", "warnings"])} AS warnings FROM submissions WHERE id = ${id} AND ${jsonValid(db, report)}`,
+  );
   if (!head || head.errors === null) return null;
   const max = clip.limits.text;
-  const errors = client
-    .prepare(
-      `SELECT substr(json_extract(value, '$.code'), 1, 201) AS code, substr(json_extract(value, '$.file'), 1, 1001) AS file, substr(json_extract(value, '$.path'), 1, 1001) AS path,
-              substr(json_extract(value, '$.message'), 1, ?) AS message, length(json_extract(value, '$.message')) AS messageLength
-       FROM submissions, json_each(submissions.validation_report, '$.errors') WHERE submissions.id = ? ORDER BY key LIMIT ?`,
-    )
-    .all(max + 1, id, MAX_VALIDATION_ERRORS_SHOWN) as { code: unknown; file: unknown; path: unknown; message: unknown; messageLength: number | null }[];
-  const warningRows = client
-    .prepare(`SELECT substr(key, 1, 201) AS code, value AS n FROM submissions, json_each(submissions.validation_report, '$.warningCounts') WHERE submissions.id = ? LIMIT ?`)
-    .all(id, clip.limits.list) as { code: string; n: unknown }[];
+  const field = (name: string) => jsonText(db, sql.raw("e.value"), [name]);
+  const errors = await rawRows<{ code: unknown; file: unknown; path: unknown; message: unknown; messageLength: number | null }>(
+    db,
+    sql`SELECT substr(${field("code")}, 1, 201) AS code, substr(${field("file")}, 1, 1001) AS file, substr(${field("path")}, 1, 1001) AS path,
+              substr(${field("message")}, 1, ${max + 1}) AS message, length(${field("message")}) AS "messageLength"
+       FROM submissions, ${jsonArrayRows(db, report, ["errors"], "e")} WHERE submissions.id = ${id} ORDER BY e.key LIMIT ${MAX_VALIDATION_ERRORS_SHOWN}`,
+  );
+  const warningRows = await rawRows<{ code: string; n: unknown }>(
+    db,
+    sql`SELECT substr(w.key, 1, 201) AS code, w.value AS n FROM submissions, ${jsonObjectRows(db, report, ["warningCounts"], "w")} WHERE submissions.id = ${id} LIMIT ${clip.limits.list}`,
+  );
   const str = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : String(v));
   return {
     errors: Number(head.errors) || 0,
@@ -108,19 +116,21 @@ function validationSummary(db: Db, id: number, clip: ReturnType<typeof createCli
  * (public limits by default). `truncated` counts the values that were cut. Pages decide who
  * may see it (isPublicState).
  */
-export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (SubmissionDetail & { truncated: number }) | null {
-  const row = submissionWithBenchmark(db, id);
+export async function getSubmission(db: Db, id: number, opts: RenderOpts = {}): Promise<(SubmissionDetail & { truncated: number }) | null> {
+  const row = await submissionWithBenchmark(db, id);
   if (!row) return null;
   const { sub } = row;
   const clip = createClipper(opts.limits ?? PUBLIC_RENDER_LIMITS);
   const spec = row.version.spec as unknown as BenchmarkSpec;
   const benchmark = toInfo(row.bench.slug, spec, [row.version.version]);
-  const run = shownRun(db, sub);
-  const caps = run ? db.select().from(capabilityScores).where(eq(capabilityScores.runId, run.id)).all() : [];
-  const domains = run ? db.select().from(domainScores).where(eq(domainScores.runId, run.id)).orderBy(asc(domainScores.capability), asc(domainScores.domain)).all() : [];
-  const nEvents = db.select({ n: count() }).from(auditLog).where(eq(auditLog.submissionId, id)).get()?.n ?? 0;
+  const run = await shownRun(db, sub);
+  const caps = run ? await db.select().from(capabilityScores).where(eq(capabilityScores.runId, run.id)) : [];
+  const domains = run ? await db.select().from(domainScores).where(eq(domainScores.runId, run.id)).orderBy(byCodePoint(db, domainScores.capability), byCodePoint(db, domainScores.domain)) : [];
+  const [events] = await db.select({ n: count() }).from(auditLog).where(eq(auditLog.submissionId, id));
+  const nEvents = events?.n ?? 0;
   // The latest events, shown oldest first.
-  const timeline = db.select().from(auditLog).where(eq(auditLog.submissionId, id)).orderBy(desc(auditLog.id)).limit(clip.limits.timeline).all().reverse();
+  const timeline = (await db.select().from(auditLog).where(eq(auditLog.submissionId, id)).orderBy(desc(auditLog.id)).limit(clip.limits.timeline)).reverse();
+  const completed = run?.status === "completed";
   if (nEvents > timeline.length) clip.cuts++;
   const known = sub.source === "github" ? [sub.bundlePath] : [sub.sourceRef, sub.bundlePath];
   const links = clip.list(Object.entries(sub.links ?? {}), Math.min(20, clip.limits.list));
@@ -159,9 +169,9 @@ export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (Submi
       return { id: c.id, label: c.label, scorer: c.scorer, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0, statusCounts: s?.statusCounts ?? {} };
     }),
     domains: domains.map((d) => ({ capability: d.capability, domain: clip.name(d.domain), score: d.score, nItems: d.nItems })),
-    funnel: run?.status === "completed" ? funnel(db, run.id) : null,
-    trajectory: run?.status === "completed" ? trajectoryRows(db, run.id, spec) : [],
-    evaluators: run?.status === "completed" ? evaluatorRows(db, run.id, spec) : [],
+    funnel: completed ? await funnel(db, run.id) : null,
+    trajectory: completed ? await trajectoryRows(db, run.id, spec) : [],
+    evaluators: completed ? await evaluatorRows(db, run.id, spec) : [],
     timeline: timeline.map((t) => ({
       at: t.at.toISOString(),
       actor: clip.name(redactPaths(t.actor, known)),
@@ -170,21 +180,20 @@ export function getSubmission(db: Db, id: number, opts: RenderOpts = {}): (Submi
       toState: t.toState,
       reason: clip.text(redactPaths(t.reason, known)),
     })),
-    validation: validationSummary(db, id, clip, known),
-    integrity: run?.status === "completed" ? readIntegrity(db, run.flags, spec, clip) : null,
-    manifest: run?.status === "completed" ? readManifest(run.manifest) : null,
+    validation: await validationSummary(db, id, clip, known),
+    integrity: completed ? await readIntegrity(db, run.flags, spec, clip) : null,
+    manifest: completed ? readManifest(run.manifest) : null,
   };
   return { ...detail, truncated: clip.cuts };
 }
 
 /** Where items ended, from the buckets the engine stored: not scored, stopped by policy, failed correctness or groundedness, passed. */
-export function funnel(db: Db, runId: number): Funnel | null {
-  const rows = db
+export async function funnel(db: Db, runId: number): Promise<Funnel | null> {
+  const rows = await db
     .select({ bucket: itemResults.bucket, exactPassed: itemResults.exactPassed, n: count() })
     .from(itemResults)
     .where(and(eq(itemResults.runId, runId), eq(itemResults.scorer, "waterfall")))
-    .groupBy(itemResults.bucket, itemResults.exactPassed)
-    .all();
+    .groupBy(itemResults.bucket, itemResults.exactPassed);
   const f: Funnel = { total: 0, notScored: 0, policy: 0, exactPassed: 0, correctnessFailed: 0, groundednessFailed: 0, passed: 0 };
   const field: Record<FunnelBucket, keyof Funnel | null> = { not_scored: "notScored", policy: "policy", correctness_failed: "correctnessFailed", groundedness_failed: "groundednessFailed", passed: "passed", evaluated: null };
   for (const r of rows) {
@@ -201,21 +210,22 @@ export function funnel(db: Db, runId: number): Funnel | null {
  * The private half of the evidence (compared values, the judge's words, evaluator errors and
  * field trees, the trajectory summary and expected calls) is dropped unless `showGroundTruth`.
  */
-export function getItem(db: Db, runId: number, capability: string, uuid: string, opts: { showGroundTruth: boolean; trial?: number } & RenderOpts): (ItemDetail & { truncated: number }) | null {
+export async function getItem(db: Db, runId: number, capability: string, uuid: string, opts: { showGroundTruth: boolean; trial?: number } & RenderOpts): Promise<(ItemDetail & { truncated: number }) | null> {
   // A run of k trials holds the item once per trial; a plain run's is trial 1.
   const where = and(eq(itemResults.runId, runId), eq(itemResults.capability, capability), eq(itemResults.uuid, uuid), eq(itemResults.trial, opts.trial ?? 1));
-  const size = db.select({ n: sql<number>`length(${itemResults.result})` }).from(itemResults).where(where).get();
+  const [size] = await db.select({ n: sql<number>`length(${itemResults.result})`.mapWith(Number) }).from(itemResults).where(where).limit(1);
   if (!size) return null;
   const clip = createClipper(opts.limits ?? PUBLIC_RENDER_LIMITS);
   if (size.n > MAX_ITEM_RESULT_CHARS) {
     // Not parsed at all: the summary columns say what the item scored.
     const { result: _result, ...columns } = getTableColumns(itemResults);
-    const row = db.select(columns).from(itemResults).where(where).get()!;
+    const [row] = await db.select(columns).from(itemResults).where(where).limit(1);
+    if (!row) return null;
     clip.cuts++;
     const reason = `This item's stored result is too large to show here (${Math.round(size.n / 1048576).toLocaleString("en-US")} MB).`;
     return { ...row, domain: clip.name(row.domain), reason, detail: null, hasTurn: false, query: "", answer: null, calls: [], responses: [], verdicts: [], trajectory: null, evaluation: null, truncated: clip.cuts };
   }
-  const row = db.select().from(itemResults).where(where).get();
+  const [row] = await db.select().from(itemResults).where(where).limit(1);
   if (!row) return null;
   const item = clipItem(readItem(row, opts.showGroundTruth), clip);
   return { ...item, truncated: clip.cuts };
@@ -372,15 +382,14 @@ function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDeta
 }
 
 /** Means of the stored trajectory diagnostics, per capability, in one grouped query. */
-function trajectoryRows(db: Db, runId: number, spec: BenchmarkSpec): TrajectoryRow[] {
-  const rows = db.$client
-    .prepare(
-      `SELECT capability, count(*) AS n, avg(json_extract(result, '$.trajectory.score')) AS score,
-              avg(json_extract(result, '$.trajectory.toolNamesF1')) AS names, avg(json_extract(result, '$.trajectory.paramsF1')) AS params,
-              avg(json_extract(result, '$.trajectory.exact')) AS exact
-       FROM item_results WHERE run_id = ? AND json_type(result, '$.trajectory') IS NOT NULL GROUP BY capability`,
-    )
-    .all(runId) as { capability: string; n: number; score: number; names: number; params: number | null; exact: number }[];
+async function trajectoryRows(db: Db, runId: number, spec: BenchmarkSpec): Promise<TrajectoryRow[]> {
+  const result = sql.raw("result");
+  const mean = (field: string) => sql`avg(${jsonNumber(db, result, ["trajectory", field])})`;
+  const rows = await rawRows<{ capability: string; n: number; score: number; names: number; params: number | null; exact: number }>(
+    db,
+    sql`SELECT capability, count(*) AS n, ${mean("score")} AS score, ${mean("toolNamesF1")} AS names, ${mean("paramsF1")} AS params, ${mean("exact")} AS exact
+        FROM item_results WHERE run_id = ${runId} AND ${jsonHas(db, result, ["trajectory"])} GROUP BY capability`,
+  );
   return spec.capabilities.flatMap((c) => {
     const r = rows.find((x) => x.capability === c.id);
     return r ? [{ capability: c.id, label: c.label, n: r.n, score: r.score, toolNamesF1: r.names, paramsF1: r.params, exactShare: r.exact }] : [];
@@ -388,12 +397,13 @@ function trajectoryRows(db: Db, runId: number, spec: BenchmarkSpec): TrajectoryR
 }
 
 /** Per evaluator capability: items, scored items and the mean of each sub-score. */
-function evaluatorRows(db: Db, runId: number, spec: BenchmarkSpec): EvaluatorRow[] {
+async function evaluatorRows(db: Db, runId: number, spec: BenchmarkSpec): Promise<EvaluatorRow[]> {
   const caps = spec.capabilities.filter((c) => c.scorer !== "waterfall");
   if (caps.length === 0) return [];
-  const rows = db.$client
-    .prepare(`SELECT capability, status, json_extract(result, '$.evaluation.subScores') AS sub FROM item_results WHERE run_id = ? AND capability IN (${caps.map(() => "?").join(", ")})`)
-    .all(runId, ...caps.map((c) => c.id)) as { capability: string; status: string; sub: string | null }[];
+  const rows = await rawRows<{ capability: string; status: string; sub: string | null }>(
+    db,
+    sql`SELECT capability, status, ${jsonText(db, sql.raw("result"), ["evaluation", "subScores"])} AS sub FROM item_results WHERE run_id = ${runId} AND capability IN ${caps.map((c) => c.id)}`,
+  );
   return caps.map((c) => {
     const mine = rows.filter((r) => r.capability === c.id);
     const sums = new Map<string, { total: number; n: number }>();

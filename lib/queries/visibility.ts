@@ -11,9 +11,9 @@ export interface EntryAccess {
 }
 
 /** null when the entry does not exist or this viewer may not see it (both answered 404). */
-export function entryAccess(db: Db, id: number | null, viewer: { maintainer: boolean; wantsFull?: boolean }): EntryAccess | null {
+export async function entryAccess(db: Db, id: number | null, viewer: { maintainer: boolean; wantsFull?: boolean }): Promise<EntryAccess | null> {
   if (id === null) return null;
-  const state = submissionState(db, id);
+  const state = await submissionState(db, id);
   if (state === null || (!isPublicState(state) && !viewer.maintainer)) return null;
   const full = viewer.maintainer && viewer.wantsFull === true;
   return { state, limits: full ? FULL_RENDER_LIMITS : PUBLIC_RENDER_LIMITS, full };

@@ -3,14 +3,16 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { gradeCache } from "../../db/schema";
 import type { GradeCache } from "../scoring/judges/grade-cache";
+import { writeTx } from "./db-busy";
 
 export function createDbGradeCache(db: Db, now: () => Date): GradeCache {
   return {
     async get(key) {
-      return db.select({ grade: gradeCache.grade }).from(gradeCache).where(eq(gradeCache.key, key)).get()?.grade;
+      const [row] = await db.select({ grade: gradeCache.grade }).from(gradeCache).where(eq(gradeCache.key, key)).limit(1);
+      return row?.grade;
     },
     async set(key, grade) {
-      db.insert(gradeCache).values({ key, grade, createdAt: now() }).onConflictDoNothing().run();
+      await writeTx(db, (tx) => tx.insert(gradeCache).values({ key, grade, createdAt: now() }).onConflictDoNothing());
     },
   };
 }

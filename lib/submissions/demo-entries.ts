@@ -26,8 +26,8 @@ export async function loadDemoEntries(db: Db, demoDir: string, deps: ScoringDeps
   }
   const ran = await runWorker(db, deps, { untilIdle: true, log });
   let published = 0;
-  for (const s of db.select().from(submissions).where(and(eq(submissions.isDemo, true), eq(submissions.state, "scored"))).all()) {
-    approve(db, s.id, { actor: "demo-loader", at: deps.now() }, { reason: "demo entry" });
+  for (const s of await db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.isDemo, true), eq(submissions.state, "scored"))).orderBy(submissions.id)) {
+    await approve(db, s.id, { actor: "demo-loader", at: deps.now() }, { reason: "demo entry" });
     published++;
   }
   return { versionId, created, scored: ran, published };

@@ -8,11 +8,12 @@
  * never in the web process (the webhook route only stores deliveries). Each issue, comment
  * and delivery is handled on its own: a failure marks that one and the pass goes on.
  */
-import { createHash } from "node:crypto";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { and, eq, lt, or } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, eq, isNull, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { dialectOf, type Db } from "../../db/client";
 import { githubDeliveries, githubIssues, submissions } from "../../db/schema";
 import { connectGitHub, type ConnectOptions } from "../github/connect";
 import { DownloadError, downloadBundle, type DownloadedBundle } from "../github/download-bundle";
@@ -22,10 +23,13 @@ import { describeProblem, parseIssueForm, type FormProblem, type IssueSubmission
 import { parseSlashCommand, type SlashCommand } from "../github/slash-command";
 import { readWebhookPayload } from "../github/webhook-payload";
 import { defaultVersionId } from "./benchmarks";
-import { isBusy } from "./db-busy";
+import { isBusy, retryBusy, writeTx } from "./db-busy";
 import { githubConfigured, githubSettingsFromEnv, type GitHubSettings } from "./github-settings";
 import { LABEL_PREFIX, loadIssueStatus, renderStatusComment, STATUS_MARKER, statusHash, statusLabel } from "./github-status";
 import { ingestBundle, metadataFromBundle, reviseBundle, type SubmissionMetadata } from "./ingest";
+import type { HostedStorage } from "./storage-settings";
+import { resolveBundle } from "../storage/bundle";
+import { DEFAULT_LEASE_MS, withLease, type HeldLease } from "./leases";
 import { applyReviewAction, type ReviewAction } from "./review";
 import { TransitionError } from "./transitions";
 
@@ -45,6 +49,13 @@ export interface GitHubIntake {
   /** Stops downloads and delivery passes (the worker's SIGTERM); what is cut short is left for later. */
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /**
+   * How long a claim (a webhook delivery, an issue, a repository's pass) lasts without being
+   * renewed; the holder renews it every third of that. Default DEFAULT_LEASE_MS.
+   */
+  leaseMs?: number;
+  /** Where downloaded bundles are stored by content for workers on other hosts (IngestInput.storage). */
+  storage?: HostedStorage;
 }
 
 export interface IntakeOptions {
@@ -58,6 +69,8 @@ export interface IntakeOptions {
   versionId?: number;
   /** Octokit's retry and throttling (default on, except against a local server). */
   connect?: ConnectOptions;
+  leaseMs?: number;
+  storage?: HostedStorage;
 }
 
 /** There is no benchmark for new submissions: the intake cannot run. */
@@ -74,7 +87,7 @@ export class NoDefaultBenchmarkError extends Error {
  * (check `githubConfigured` first) and NoDefaultBenchmarkError without a benchmark.
  */
 export async function createGitHubIntake(db: Db, settings: GitHubSettings, options: IntakeOptions = {}): Promise<GitHubIntake> {
-  const versionId = options.versionId ?? defaultVersionId(db);
+  const versionId = options.versionId ?? (await defaultVersionId(db));
   if (versionId === undefined) throw new NoDefaultBenchmarkError();
   const gh = await connectGitHub(settings, options.connect);
   return {
@@ -88,6 +101,8 @@ export async function createGitHubIntake(db: Db, settings: GitHubSettings, optio
     ...(options.revise ? { revise: options.revise } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+    ...(options.storage ? { storage: options.storage } : {}),
   };
 }
 
@@ -110,30 +125,76 @@ const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 type IssueRow = typeof githubIssues.$inferSelect;
 
-/** One issue at a time per process: a webhook and a poll racing on it would revise it twice. */
-const issueLocks = new Map<string, Promise<unknown>>();
-function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const before = issueLocks.get(key) ?? Promise.resolve();
+/*
+ * Claims. Any number of workers on any number of hosts may run the intake against one
+ * database. The handling of one issue (reading its form, running its commands, creating or
+ * editing its status comment) holds the lease `issue:<owner>/<repo>#<n>`, so it happens in
+ * one place at a time and the issue gets one status comment; a repository's pass (listing
+ * and status sync) holds `intake:<owner>/<repo>`. Inside one process the same names are also
+ * taken in turn (per database handle), so a webhook and a poll racing on an issue wait for
+ * each other instead of deferring. A lease already held by the calling chain is not taken again.
+ */
+const issueLeaseName = (repo: RepoRef, n: number) => `issue:${fullName(repo)}#${n}`;
+const intakeLeaseName = (repo: RepoRef) => `intake:${fullName(repo)}`;
+
+/** The issue (or repository) is being handled elsewhere right now: a later pass does it. */
+export class ClaimedElsewhereError extends Error {
+  override readonly name = "ClaimedElsewhereError";
+}
+
+const localTurns = new WeakMap<object, Map<string, Promise<unknown>>>();
+function inTurn<T>(db: Db, key: string, work: () => Promise<T>): Promise<T> {
+  let turns = localTurns.get(db);
+  if (!turns) localTurns.set(db, (turns = new Map()));
+  const map = turns;
+  const before = map.get(key) ?? Promise.resolve();
   const next = before.catch(() => {}).then(work);
-  issueLocks.set(key, next);
+  map.set(key, next);
   void next.finally(() => {
-    if (issueLocks.get(key) === next) issueLocks.delete(key);
+    if (map.get(key) === next) map.delete(key);
   }).catch(() => {});
   return next;
 }
 
-function issueRow(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): IssueRow {
-  const at = ctx.now();
-  ctx.db
-    .insert(githubIssues)
-    .values({ repo: fullName(repo), number: issue.number, author: issue.author ?? "ghost", createdAt: at, updatedAt: at })
-    .onConflictDoNothing()
-    .run();
-  return ctx.db.select().from(githubIssues).where(and(eq(githubIssues.repo, fullName(repo)), eq(githubIssues.number, issue.number))).get()!;
+const heldLeases = new AsyncLocalStorage<ReadonlyMap<string, HeldLease>>();
+
+/** Runs `work` holding the named lease; throws ClaimedElsewhereError while another worker holds it. */
+async function claimed<T>(ctx: GitHubIntake, name: string, work: () => Promise<T>): Promise<T> {
+  const held = heldLeases.getStore();
+  if (held?.has(name)) return work();
+  return inTurn(ctx.db, name, async () => {
+    const out = await withLease(ctx.db, name, (lease) => heldLeases.run(new Map([...(held ?? []), [name, lease]]), work), { ttlMs: leaseMs(ctx) });
+    if (!out.held) throw new ClaimedElsewhereError(`${name} is being handled by another worker`);
+    return out.value;
+  });
 }
 
-function updateRow(ctx: GitHubIntake, id: number, values: Partial<IssueRow>): void {
-  ctx.db.update(githubIssues).set({ ...values, updatedAt: ctx.now() }).where(eq(githubIssues.id, id)).run();
+const leaseMs = (ctx: GitHubIntake) => ctx.leaseMs ?? DEFAULT_LEASE_MS;
+
+/** The issue's row, created on first sight. */
+async function issueRow(ctx: GitHubIntake, repo: RepoRef, issue: Pick<GitHubIssue, "number" | "author">): Promise<IssueRow> {
+  const at = ctx.now();
+  await retryBusy(() =>
+    writeTx(ctx.db, (tx) =>
+      tx.insert(githubIssues).values({ repo: fullName(repo), number: issue.number, author: issue.author ?? "ghost", createdAt: at, updatedAt: at }).onConflictDoNothing(),
+    ),
+  );
+  const [row] = await ctx.db.select().from(githubIssues).where(and(eq(githubIssues.repo, fullName(repo)), eq(githubIssues.number, issue.number))).limit(1);
+  return row!;
+}
+
+async function updateRow(ctx: GitHubIntake, id: number, values: Partial<IssueRow>, only?: SQL): Promise<boolean> {
+  const at = ctx.now();
+  const done = await retryBusy(() =>
+    writeTx(ctx.db, (tx) =>
+      tx
+        .update(githubIssues)
+        .set({ ...values, updatedAt: at })
+        .where(and(eq(githubIssues.id, id), only))
+        .returning({ id: githubIssues.id }),
+    ),
+  );
+  return done.length === 1;
 }
 
 /** Whether the issue carries one of the submission labels (ours, VAKRA's, or GITHUB_SUBMISSION_LABELS). */
@@ -173,7 +234,8 @@ function formProblemText(problems: readonly FormProblem[]): string {
 /** An error's message without our own paths (the server's layout is nobody's business), capped. */
 function errorText(ctx: GitHubIntake, err: unknown): string {
   let text = err instanceof Error ? err.message : String(err);
-  for (const dir of [ctx.settings.bundleDir, process.cwd()]) if (dir.length > 1) text = text.split(dir).join("…");
+  // The storage's location and cache before the working folder they may lie in.
+  for (const dir of [ctx.storage?.store.location, ctx.storage?.cacheDir, ctx.settings.bundleDir, process.cwd()]) if (dir && dir.length > 1) text = text.split(dir).join("…");
   text = text.replace(/\s+/g, " ").trim();
   return text.length > ERROR_TEXT_CHARS ? `${text.slice(0, ERROR_TEXT_CHARS)}…` : text;
 }
@@ -183,9 +245,9 @@ function describeDownloadError(ctx: GitHubIntake, err: unknown): string {
   return `ZIP link: the bundle could not be downloaded: ${errorText(ctx, err)}`;
 }
 
-/** A failure worth trying again on a later pass (the database or GitHub was busy), not the issue's fault. */
+/** A failure worth trying again on a later pass (the database or GitHub was busy, or another worker had the issue), not the issue's fault. */
 function isPassing(err: unknown): boolean {
-  if (isBusy(err)) return true;
+  if (isBusy(err) || err instanceof ClaimedElsewhereError) return true;
   return err instanceof GitHubApiError && (err.status === 0 || err.status === 429 || err.status >= 500);
 }
 
@@ -199,47 +261,55 @@ const downloadFailures = new Map<string, number>();
  * again until the issue is edited; only a passing failure (database busy) is left for the
  * next pass.
  */
-export function processIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<IssueOutcome> {
-  return serialised(`${fullName(repo)}#${issue.number}`, async () => {
-    if (!isSubmission(ctx, issue)) return "ignored";
-    try {
-      return await readIssue(ctx, repo, issue);
-    } catch (err) {
-      ctx.log?.(`#${issue.number}: processing failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+export async function processIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<IssueOutcome> {
+  if (!isSubmission(ctx, issue)) return "ignored";
+  try {
+    return await claimed(ctx, issueLeaseName(repo, issue.number), async () => {
       try {
-        const row = issueRow(ctx, repo, issue);
-        const problem = `ZIP link: Agentboard could not process this bundle (${errorText(ctx, err)}). Check it with the validator, fix it and edit the issue: the same bundle is not read again until the issue changes.`;
-        updateRow(ctx, row.id, { ...(isPassing(err) ? {} : { bodySha256: sha256(issue.body) }), problem });
-      } catch (inner) {
-        ctx.log?.(`#${issue.number}: could not record the failure: ${inner instanceof Error ? inner.message : String(inner)}`);
+        return await readIssue(ctx, repo, issue);
+      } catch (err) {
+        ctx.log?.(`#${issue.number}: processing failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        try {
+          const row = await issueRow(ctx, repo, issue);
+          const problem = `ZIP link: Agentboard could not process this bundle (${errorText(ctx, err)}). Check it with the validator, fix it and edit the issue: the same bundle is not read again until the issue changes.`;
+          await updateRow(ctx, row.id, { ...(isPassing(err) ? {} : { bodySha256: sha256(issue.body) }), problem });
+        } catch (inner) {
+          ctx.log?.(`#${issue.number}: could not record the failure: ${inner instanceof Error ? inner.message : String(inner)}`);
+        }
+        return "failed";
       }
-      return "failed";
-    }
-  });
+    });
+  } catch (err) {
+    // Another worker has the issue: it reads this body (or a later pass does).
+    if (err instanceof ClaimedElsewhereError) return "deferred";
+    throw err;
+  }
 }
 
 async function readIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<IssueOutcome> {
-  const row = issueRow(ctx, repo, issue);
+  // Read under the issue's lease: what another worker did before it is seen here.
+  const row = await issueRow(ctx, repo, issue);
   const bodySha = sha256(issue.body);
   if (row.bodySha256 === bodySha) return "unchanged";
-  const sub = row.submissionId === null ? undefined : ctx.db.select().from(submissions).where(eq(submissions.id, row.submissionId)).get();
+  const [sub] = row.submissionId === null ? [] : await ctx.db.select().from(submissions).where(eq(submissions.id, row.submissionId)).limit(1);
   // A run in progress is left to finish; the edit is read again on a later pass.
   if (sub && (sub.state === "scoring" || sub.state === "received" || sub.state === "validating")) return "deferred";
 
   const form = parseIssueForm(issue.body);
   if (!form.ok) {
-    updateRow(ctx, row.id, { bodySha256: bodySha, problem: formProblemText(form.problems) });
+    await updateRow(ctx, row.id, { bodySha256: bodySha, problem: formProblemText(form.problems) });
     return "needs_changes";
   }
   if (sub?.state === "withdrawn") {
-    updateRow(ctx, row.id, { bodySha256: bodySha, problem: "the submission was withdrawn; open a new issue to submit again." });
+    await updateRow(ctx, row.id, { bodySha256: bodySha, problem: "the submission was withdrawn; open a new issue to submit again." });
     return "needs_changes";
   }
   const metadata = formMetadata(form.submission);
   const actor = `github:${issue.author ?? "ghost"}`;
   let bundlePath: string;
   if (sub && row.zipUrl === form.submission.zipUrl) {
-    bundlePath = sub.bundlePath; // only the form's details changed
+    // Only the form's details changed: the same bundle, from the storage when this host lacks it.
+    bundlePath = ctx.storage ? await resolveBundle(ctx.storage.store, { path: sub.bundlePath, sha256: sub.bundleSha256 }, ctx.storage.cacheDir) : sub.bundlePath;
   } else {
     const attemptKey = `${fullName(repo)}#${issue.number}:${bodySha}`;
     try {
@@ -257,29 +327,29 @@ async function readIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): 
       if (retry) downloadFailures.set(attemptKey, attempts);
       else downloadFailures.delete(attemptKey);
       const problem = describeDownloadError(ctx, err) + (passing && !retry ? ` (tried ${attempts} times; edit the issue to try again)` : "");
-      updateRow(ctx, row.id, { ...(retry ? {} : { bodySha256: bodySha }), problem });
+      await updateRow(ctx, row.id, { ...(retry ? {} : { bodySha256: bodySha }), problem });
       return "needs_changes";
     }
   }
 
   if (!sub) {
-    const out = await (ctx.ingest ?? ingestBundle)(ctx.db, { versionId: ctx.versionId, bundlePath, source: "github", sourceRef: issue.htmlUrl, actor, metadata }, ctx.now);
-    const owner = ctx.db.select().from(githubIssues).where(eq(githubIssues.submissionId, out.submissionId)).get();
+    const out = await (ctx.ingest ?? ingestBundle)(ctx.db, { versionId: ctx.versionId, bundlePath, source: "github", sourceRef: issue.htmlUrl, actor, metadata, ...(ctx.storage ? { storage: ctx.storage } : {}) }, ctx.now);
+    const [owner] = await ctx.db.select().from(githubIssues).where(eq(githubIssues.submissionId, out.submissionId)).limit(1);
     if (!out.created && owner?.id !== row.id) {
       const where = owner ? `in issue #${owner.number}` : `as submission ${out.submissionId}`;
-      updateRow(ctx, row.id, { bodySha256: bodySha, problem: `ZIP link: this bundle was already submitted ${where}.` });
+      await updateRow(ctx, row.id, { bodySha256: bodySha, problem: `ZIP link: this bundle was already submitted ${where}.` });
       return "needs_changes";
     }
-    updateRow(ctx, row.id, { submissionId: out.submissionId, bodySha256: bodySha, zipUrl: form.submission.zipUrl, problem: null });
+    await updateRow(ctx, row.id, { submissionId: out.submissionId, bodySha256: bodySha, zipUrl: form.submission.zipUrl, problem: null });
     return "ingested";
   }
-  const out = await (ctx.revise ?? reviseBundle)(ctx.db, sub.id, { bundlePath, actor, metadata }, ctx.now);
+  const out = await (ctx.revise ?? reviseBundle)(ctx.db, sub.id, { bundlePath, actor, metadata, ...(ctx.storage ? { storage: ctx.storage } : {}) }, ctx.now);
   if (!out.ok) {
     if (out.reason === "busy") return "deferred";
-    updateRow(ctx, row.id, { bodySha256: bodySha, problem: `ZIP link: ${out.reason}.` });
+    await updateRow(ctx, row.id, { bodySha256: bodySha, problem: `ZIP link: ${out.reason}.` });
     return "needs_changes";
   }
-  updateRow(ctx, row.id, { bodySha256: bodySha, zipUrl: form.submission.zipUrl, problem: null });
+  await updateRow(ctx, row.id, { bodySha256: bodySha, zipUrl: form.submission.zipUrl, problem: null });
   return "revised";
 }
 
@@ -301,7 +371,11 @@ export async function processComment(ctx: GitHubIntake, repo: RepoRef, issue: Gi
   if (isOwnComment(comment)) return "none";
   const command = parseSlashCommand(comment.body);
   if (!command) return "none";
-  const row = issueRow(ctx, repo, issue);
+  return claimed(ctx, issueLeaseName(repo, issue.number), () => runCommand(ctx, repo, issue, comment, command));
+}
+
+async function runCommand(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, comment: GitHubComment, command: SlashCommand): Promise<CommandOutcome> {
+  const row = await issueRow(ctx, repo, issue);
   const login = comment.author ?? "ghost";
   const who = `\`${login.replace(/`/g, "")}\``;
   // Checked through the API every time: a role can be taken away between two commands.
@@ -321,7 +395,8 @@ export async function processComment(ctx: GitHubIntake, repo: RepoRef, issue: Gi
     await applyReviewAction(ctx.db, row.submissionId, reviewActionOf(command), { actor: `github:${login}`, at: ctx.now() });
   } catch (err) {
     if (!(err instanceof TransitionError)) throw err;
-    const state = ctx.db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, row.submissionId)).get()?.state;
+    const [current] = await ctx.db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, row.submissionId)).limit(1);
+    const state = current?.state;
     await reply(ctx, repo, issue.number, `\`/${command.name}\` was not applied: ${commentText(err.message.replace(/^submission \d+ /, "the submission "))}${state ? ` (it is ${state})` : ""}.`);
     await ctx.gh.addReaction(repo, comment.id, "confused").catch(() => {});
     return "failed";
@@ -335,9 +410,25 @@ function reviewActionOf(command: SlashCommand): ReviewAction {
   return command.name === "rescore" ? { name: "rescore", reason: "rescore requested on GitHub" } : command;
 }
 
-/** Edits the status comment and the state label when what they say has changed. */
+/**
+ * Edits the status comment and the state label when what they say has changed. Holds the
+ * issue's lease; false (nothing sent) while another worker has the issue.
+ */
 export async function syncIssue(ctx: GitHubIntake, repo: RepoRef, row: IssueRow): Promise<boolean> {
-  const status = loadIssueStatus(ctx.db, row, ctx.settings.publicUrl);
+  try {
+    return await claimed(ctx, issueLeaseName(repo, row.number), async () => {
+      // The row as it is now: another worker may have posted or edited the comment meanwhile.
+      const [current] = await ctx.db.select().from(githubIssues).where(eq(githubIssues.id, row.id)).limit(1);
+      return current ? sendStatus(ctx, repo, current) : false;
+    });
+  } catch (err) {
+    if (err instanceof ClaimedElsewhereError) return false;
+    throw err;
+  }
+}
+
+async function sendStatus(ctx: GitHubIntake, repo: RepoRef, row: IssueRow): Promise<boolean> {
+  const status = await loadIssueStatus(ctx.db, row, ctx.settings.publicUrl);
   const body = renderStatusComment(status);
   const label = statusLabel(status);
   const hash = statusHash(body, label.name);
@@ -355,13 +446,19 @@ export async function syncIssue(ctx: GitHubIntake, repo: RepoRef, row: IssueRow)
   const current = (await ctx.gh.getIssue(repo, row.number)).labels;
   for (const old of current.filter((l) => l.startsWith(LABEL_PREFIX) && l !== label.name)) await ctx.gh.removeLabel(repo, row.number, old);
   if (!current.includes(label.name)) await ctx.gh.addLabels(repo, row.number, [label]);
-  updateRow(ctx, row.id, { commentId, postedHash: hash });
+  await updateRow(ctx, row.id, { commentId, postedHash: hash });
   return true;
 }
 
-/** Edits the issue's status comment, or posts it when there is none (or it was deleted); returns its id. */
+/**
+ * Edits the issue's status comment, or posts it when there is none (or it was deleted); returns
+ * its id. Runs holding the issue's lease: the lease is confirmed right before a comment is
+ * created, and the new id is stored only over the id this call saw, so even a worker that
+ * stalled past its lease cannot make a second comment the issue keeps pointing to.
+ */
 async function postStatus(ctx: GitHubIntake, repo: RepoRef, row: IssueRow, body: string): Promise<number> {
-  const id = ctx.db.select({ commentId: githubIssues.commentId }).from(githubIssues).where(eq(githubIssues.id, row.id)).get()?.commentId ?? row.commentId;
+  const [stored] = await ctx.db.select({ commentId: githubIssues.commentId }).from(githubIssues).where(eq(githubIssues.id, row.id)).limit(1);
+  const id = stored ? stored.commentId : row.commentId;
   if (id !== null) {
     try {
       await ctx.gh.updateComment(repo, id, body);
@@ -370,14 +467,21 @@ async function postStatus(ctx: GitHubIntake, repo: RepoRef, row: IssueRow, body:
       if (!(err instanceof GitHubApiError && err.status === 404)) throw err; // deleted: post a new one
     }
   }
+  const lease = heldLeases.getStore()?.get(issueLeaseName(repo, row.number));
+  if (lease && !(await lease.confirm())) throw new ClaimedElsewhereError(`#${row.number}: the issue's lease was taken over; its status is left to the new holder`);
   const created = (await ctx.gh.createComment(repo, row.number, body)).id;
   // Kept at once, so a failure after this does not post a second status comment next time.
-  updateRow(ctx, row.id, { commentId: created });
+  const kept = await updateRow(ctx, row.id, { commentId: created }, id === null ? isNull(githubIssues.commentId) : eq(githubIssues.commentId, id));
+  if (!kept) {
+    ctx.log?.(`#${row.number}: another status comment was stored while comment ${created} was posted; that one is kept`);
+    const [now] = await ctx.db.select({ commentId: githubIssues.commentId }).from(githubIssues).where(eq(githubIssues.id, row.id)).limit(1);
+    if (now?.commentId != null) return now.commentId;
+  }
   return created;
 }
 
 /** The status with no submitted text at all, for when GitHub refuses the full comment. */
-function shortStatus(status: ReturnType<typeof loadIssueStatus>): string {
+function shortStatus(status: Awaited<ReturnType<typeof loadIssueStatus>>): string {
   const s = status.submission;
   const where = s ? `The full status is on the submission's page: ${s.detailUrl}` : "Edit the issue to fix the submission form; Agentboard reads the new version by itself.";
   return `${STATUS_MARKER}\n### Agentboard: ${s ? s.state : "needs changes"}\n\nThe full status could not be shown here. ${where}\n`;
@@ -385,11 +489,22 @@ function shortStatus(status: ReturnType<typeof loadIssueStatus>): string {
 
 /**
  * Brings every issue of the repository up to date; returns how many were edited. One issue's
- * failure (GitHub refusing its comment, say) is logged and the others are still brought up to date.
+ * failure (GitHub refusing its comment, say) is logged and the others are still brought up to
+ * date. Holds the repository's lease: while another worker's pass has it, this does nothing
+ * (that pass syncs) and returns 0.
  */
 export async function syncAll(ctx: GitHubIntake, repo: RepoRef): Promise<number> {
+  try {
+    return await claimed(ctx, intakeLeaseName(repo), () => syncRows(ctx, repo));
+  } catch (err) {
+    if (err instanceof ClaimedElsewhereError) return 0;
+    throw err;
+  }
+}
+
+async function syncRows(ctx: GitHubIntake, repo: RepoRef): Promise<number> {
   let n = 0;
-  for (const row of ctx.db.select().from(githubIssues).where(eq(githubIssues.repo, fullName(repo))).all()) {
+  for (const row of await ctx.db.select().from(githubIssues).where(eq(githubIssues.repo, fullName(repo))).orderBy(githubIssues.id)) {
     try {
       if (await syncIssue(ctx, repo, row)) n++;
     } catch (err) {
@@ -404,8 +519,12 @@ export async function syncAll(ctx: GitHubIntake, repo: RepoRef): Promise<number>
  * a reason of its own is answered and passed over; a passing failure (GitHub or the database
  * busy) stops here and the comment is read again next time.
  */
-async function readComments(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, comments: GitHubComment[]): Promise<number> {
-  const row = issueRow(ctx, repo, issue);
+function readComments(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, comments: GitHubComment[]): Promise<number> {
+  return claimed(ctx, issueLeaseName(repo, issue.number), () => readCommentsHeld(ctx, repo, issue, comments));
+}
+
+async function readCommentsHeld(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, comments: GitHubComment[]): Promise<number> {
+  const row = await issueRow(ctx, repo, issue);
   let n = 0;
   for (const c of comments.filter((x) => x.id > row.lastCommentId).sort((a, b) => a.id - b.id)) {
     try {
@@ -416,7 +535,7 @@ async function readComments(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue
       await reply(ctx, repo, issue.number, `A command in a comment could not be carried out (${commentText(errorText(ctx, err))}); nothing was changed.`).catch(() => {});
     }
     // Recorded per comment, so a failure later in the list does not run earlier commands twice.
-    updateRow(ctx, row.id, { lastCommentId: c.id });
+    await updateRow(ctx, row.id, { lastCommentId: c.id });
   }
   return n;
 }
@@ -432,12 +551,24 @@ export interface PollSummary {
 }
 
 /**
- * One polling pass (safe under cron): pending webhook work, every open submission issue and
- * its new comments, then status. Each issue is processed on its own: one that fails is
- * logged (and marked, see processIssue) and the pass goes on to the next.
+ * One polling pass (safe under cron, and with any number of workers): pending webhook work,
+ * every open submission issue and its new comments, then status. Each issue is processed on
+ * its own: one that fails is logged (and marked, see processIssue) and the pass goes on to
+ * the next. The listing and status part holds the repository's lease: while another worker's
+ * pass has it, only the deliveries are worked through here.
  */
 export async function pollRepository(ctx: GitHubIntake, repo: RepoRef): Promise<PollSummary> {
   const deliveries = await processPendingDeliveries(ctx);
+  try {
+    return await claimed(ctx, intakeLeaseName(repo), async () => ({ ...(await pollIssues(ctx, repo)), deliveries }));
+  } catch (err) {
+    if (!(err instanceof ClaimedElsewhereError)) throw err;
+    ctx.log?.(`${fullName(repo)}: another worker is polling it; this pass only read deliveries`);
+    return { issues: 0, changed: 0, commands: 0, deliveries, synced: 0, failed: 0 };
+  }
+}
+
+async function pollIssues(ctx: GitHubIntake, repo: RepoRef): Promise<Omit<PollSummary, "deliveries">> {
   // GitHub's label filter means "all of these": one listing per label, each issue once.
   const byNumber = new Map<number, GitHubIssue>();
   for (const label of ctx.settings.submissionLabels) for (const issue of await ctx.gh.listOpenIssues(repo, label)) byNumber.set(issue.number, issue);
@@ -447,27 +578,42 @@ export async function pollRepository(ctx: GitHubIntake, repo: RepoRef): Promise<
   let failed = 0;
   for (const issue of issues) {
     try {
-      const outcome = await processIssue(ctx, repo, issue);
-      if (outcome !== "unchanged" && outcome !== "ignored") changed++;
-      if (outcome === "failed") failed++;
-      ctx.log?.(`#${issue.number}: ${outcome}`);
-      commands += await readComments(ctx, repo, issue, await ctx.gh.listComments(repo, issue.number));
+      // The issue's form and its comments under one hold of its lease.
+      await claimed(ctx, issueLeaseName(repo, issue.number), async () => {
+        const outcome = await processIssue(ctx, repo, issue);
+        if (outcome !== "unchanged" && outcome !== "ignored") changed++;
+        if (outcome === "failed") failed++;
+        ctx.log?.(`#${issue.number}: ${outcome}`);
+        commands += await readComments(ctx, repo, issue, await ctx.gh.listComments(repo, issue.number));
+      });
     } catch (err) {
+      if (err instanceof ClaimedElsewhereError) {
+        ctx.log?.(`#${issue.number}: another worker is handling it`);
+        continue;
+      }
       failed++;
       ctx.log?.(`#${issue.number}: ${err instanceof Error ? err.message : String(err)}; left for the next pass`);
     }
   }
   const synced = await syncAll(ctx, repo);
-  return { issues: issues.length, changed, commands, deliveries, synced, failed };
+  return { issues: issues.length, changed, commands, synced, failed };
 }
 
 /** Stores a webhook delivery for processing; a delivery id seen before is a duplicate. */
-export function recordDelivery(db: Db, delivery: { id: string; event: string; payload: Record<string, unknown> }, now: Date): "queued" | "duplicate" {
-  const res = db.insert(githubDeliveries).values({ deliveryId: delivery.id, event: delivery.event, payload: delivery.payload, status: "pending", receivedAt: now }).onConflictDoNothing().run();
-  return res.changes === 1 ? "queued" : "duplicate";
+export async function recordDelivery(db: Db, delivery: { id: string; event: string; payload: Record<string, unknown> }, now: Date): Promise<"queued" | "duplicate"> {
+  const stored = await retryBusy(() =>
+    writeTx(db, (tx) =>
+      tx
+        .insert(githubDeliveries)
+        .values({ deliveryId: delivery.id, event: delivery.event, payload: delivery.payload, status: "pending", receivedAt: now })
+        .onConflictDoNothing()
+        .returning({ id: githubDeliveries.deliveryId }),
+    ),
+  );
+  return stored.length === 1 ? "queued" : "duplicate";
 }
 
-/** `retry`: not done yet (a run in progress, the worker stopping); the delivery stays pending. */
+/** `retry`: not done yet (a run in progress, the worker stopping, the issue busy elsewhere); the delivery stays pending. */
 type DeliveryOutcome = { handled: true } | { handled: false; reason: string } | { retry: string };
 
 /**
@@ -480,59 +626,124 @@ async function handleDelivery(ctx: GitHubIntake, event: string, payload: Record<
   if (!read.ok) return { handled: false, reason: read.reason };
   const { repo, issue, action } = read.delivery;
   if (fullName(ctx.settings.repo).toLowerCase() !== fullName(repo).toLowerCase()) return { handled: false, reason: `for ${fullName(repo)}, not ${fullName(ctx.settings.repo)}` };
-  // The configured spelling, so the issue's row is the one polling uses.
+  // The configured spelling, so the issue's row (and lease) is the one polling uses.
   const ours = ctx.settings.repo;
   if (!isSubmission(ctx, issue)) return { handled: false, reason: "not a submission issue" };
-  if (read.delivery.event === "issues" && (action === "opened" || action === "edited" || action === "reopened" || action === "labeled")) {
-    // A run in progress: the edit waits (checked here first, so waiting costs no API call).
-    if (submissionBusy(ctx, ours, issue.number)) return { retry: "deferred: a run is in progress" };
-    // The issue as it is now, not as the delivery saw it: a delivery retried after a later
-    // edit must not bring an older body back.
-    const current = await ctx.gh.getIssue(ours, issue.number);
-    const outcome = await processIssue(ctx, ours, current);
-    if (outcome === "deferred") return { retry: "deferred: a run is in progress or the worker stopped" };
-  } else if (read.delivery.event === "issue_comment" && action === "created") {
-    await readComments(ctx, ours, issue, [read.delivery.comment]);
-  } else {
-    return { handled: false, reason: `the "${action.slice(0, 40)}" action is not handled` };
+  const delivery = read.delivery;
+  const handles = (delivery.event === "issues" && (action === "opened" || action === "edited" || action === "reopened" || action === "labeled")) || (delivery.event === "issue_comment" && action === "created");
+  if (!handles) return { handled: false, reason: `the "${action.slice(0, 40)}" action is not handled` };
+  try {
+    // The whole delivery holds the issue: its processing, commands and status comment.
+    return await claimed(ctx, issueLeaseName(ours, issue.number), async (): Promise<DeliveryOutcome> => {
+      if (delivery.event === "issues") {
+        // A run in progress: the edit waits (checked here first, so waiting costs no API call).
+        if (await submissionBusy(ctx, ours, issue.number)) return { retry: "deferred: a run is in progress" };
+        // The issue as it is now, not as the delivery saw it: a delivery retried after a later
+        // edit must not bring an older body back.
+        const current = await ctx.gh.getIssue(ours, issue.number);
+        const outcome = await processIssue(ctx, ours, current);
+        if (outcome === "deferred") return { retry: "deferred: a run is in progress or the worker stopped" };
+      } else {
+        await readComments(ctx, ours, issue, [delivery.comment]);
+      }
+      const [row] = await ctx.db.select().from(githubIssues).where(and(eq(githubIssues.repo, fullName(ours)), eq(githubIssues.number, issue.number))).limit(1);
+      if (row) await syncIssue(ctx, ours, row);
+      return { handled: true };
+    });
+  } catch (err) {
+    if (err instanceof ClaimedElsewhereError) return { retry: "deferred: another worker is handling the issue" };
+    throw err;
   }
-  const row = ctx.db.select().from(githubIssues).where(and(eq(githubIssues.repo, fullName(ours)), eq(githubIssues.number, issue.number))).get();
-  if (row) await syncIssue(ctx, ours, row);
-  return { handled: true };
 }
 
-function submissionBusy(ctx: GitHubIntake, repo: RepoRef, issueNumber: number): boolean {
-  const row = ctx.db.select({ submissionId: githubIssues.submissionId }).from(githubIssues).where(and(eq(githubIssues.repo, fullName(repo)), eq(githubIssues.number, issueNumber))).get();
+async function submissionBusy(ctx: GitHubIntake, repo: RepoRef, issueNumber: number): Promise<boolean> {
+  const [row] = await ctx.db.select({ submissionId: githubIssues.submissionId }).from(githubIssues).where(and(eq(githubIssues.repo, fullName(repo)), eq(githubIssues.number, issueNumber))).limit(1);
   if (!row?.submissionId) return false;
-  const state = ctx.db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, row.submissionId)).get()?.state;
+  const [sub] = await ctx.db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, row.submissionId)).limit(1);
+  const state = sub?.state;
   return state === "scoring" || state === "received" || state === "validating";
 }
 
 /** How many stored deliveries one pass reads at most (oldest first); the rest wait for the next pass. */
 export const DELIVERIES_PER_PASS = 100;
 
+type DeliveryRow = typeof githubDeliveries.$inferSelect;
+
+/**
+ * Claims the oldest delivery still to do (pending, or failed with attempts left) that no live
+ * worker holds, in one conditional UPDATE: of several workers asking at once, one gets it.
+ * `passed` are those this pass already saw (a deferred one is not taken again in the same pass).
+ */
+async function claimDelivery(ctx: GitHubIntake, token: string, passed: readonly string[]): Promise<DeliveryRow | undefined> {
+  const at = new Date(); // lease times are wall-clock, like the named leases (lib/submissions/leases.ts)
+  const stale = new Date(at.getTime() - leaseMs(ctx));
+  const d = githubDeliveries;
+  const claimable = and(
+    or(eq(d.status, "pending"), and(eq(d.status, "failed"), lt(d.attempts, MAX_ATTEMPTS))),
+    or(isNull(d.leaseToken), lt(d.leasedAt, stale)),
+  );
+  const oldest = ctx.db
+    .select({ id: d.deliveryId })
+    .from(d)
+    .where(and(claimable, passed.length ? notInArray(d.deliveryId, [...passed]) : undefined))
+    .orderBy(d.receivedAt, d.deliveryId)
+    .limit(1);
+  // A scalar subquery, run once (`IN (…)` may be run again per row and, seeing this very
+  // update, pick a second delivery). Postgres: a row another claimer has locked is skipped, not
+  // waited for; the outer condition is checked again on the row as it is when updated.
+  const pick = dialectOf(ctx.db) === "postgres" ? sql`(${oldest} for update skip locked)` : sql`(${oldest})`;
+  const [row] = await retryBusy(() =>
+    writeTx(ctx.db, (tx) =>
+      tx
+        .update(d)
+        .set({ leaseToken: token, leasedAt: at })
+        .where(and(eq(d.deliveryId, pick), claimable))
+        .returning(),
+    ),
+  );
+  return row;
+}
+
+/** Writes to a claimed delivery, only while this claim holds it; false when it was taken over. */
+async function writeClaimed(ctx: GitHubIntake, id: string, token: string, values: Partial<DeliveryRow>): Promise<boolean> {
+  const d = githubDeliveries;
+  const done = await retryBusy(() =>
+    writeTx(ctx.db, (tx) =>
+      tx
+        .update(d)
+        .set(values)
+        .where(and(eq(d.deliveryId, id), eq(d.leaseToken, token)))
+        .returning({ id: d.deliveryId }),
+    ),
+  );
+  return done.length === 1;
+}
+
 /**
  * Works through stored deliveries, oldest first, each on its own: a failure is recorded on
- * that delivery (and retried on later passes, a few times) and the pass goes on. The worker
- * process calls this (scripts/commands/queue.ts); the web route only stores deliveries.
+ * that delivery (and retried on later passes, a few times) and the pass goes on. Each is
+ * claimed first (a token and a time on its row, renewed while it is handled), so with any
+ * number of workers each delivery is acted on once; its outcome is written only with that
+ * token. The worker process calls this (scripts/commands/queue.ts); the web route only stores.
  */
 export async function processPendingDeliveries(ctx: GitHubIntake, limit: number = DELIVERIES_PER_PASS): Promise<number> {
-  const rows = ctx.db
-    .select()
-    .from(githubDeliveries)
-    .where(or(eq(githubDeliveries.status, "pending"), and(eq(githubDeliveries.status, "failed"), lt(githubDeliveries.attempts, MAX_ATTEMPTS))))
-    .orderBy(githubDeliveries.receivedAt)
-    .limit(limit)
-    .all();
+  const passed: string[] = [];
   let n = 0;
-  for (const d of rows) {
+  while (passed.length < limit && !ctx.signal?.aborted) {
+    const token = randomUUID();
+    const d = await claimDelivery(ctx, token, passed);
+    if (!d) break;
+    passed.push(d.deliveryId);
     let status: "done" | "ignored" | "failed";
     let error: string | null = null;
-    if (ctx.signal?.aborted) break;
+    const heartbeat = setInterval(() => void writeClaimed(ctx, d.deliveryId, token, { leasedAt: new Date() }).catch(() => {}), Math.max(10, Math.floor(leaseMs(ctx) / 3)));
+    heartbeat.unref?.();
     try {
       const out = await handleDelivery(ctx, d.event, d.payload);
       if ("retry" in out) {
-        ctx.db.update(githubDeliveries).set({ error: out.retry }).where(eq(githubDeliveries.deliveryId, d.deliveryId)).run();
+        // Left pending and unclaimed: a later pass (here or elsewhere) takes it again.
+        clearInterval(heartbeat);
+        await writeClaimed(ctx, d.deliveryId, token, { error: out.retry, leaseToken: null, leasedAt: null });
         continue;
       }
       status = out.handled ? "done" : "ignored";
@@ -541,16 +752,21 @@ export async function processPendingDeliveries(ctx: GitHubIntake, limit: number 
       status = "failed";
       error = err instanceof Error ? err.message : String(err);
       ctx.log?.(`delivery ${d.deliveryId}: ${error}`);
+    } finally {
+      clearInterval(heartbeat);
     }
-    ctx.db.update(githubDeliveries).set({ status, error: error?.slice(0, 2_000) ?? null, attempts: d.attempts + 1, processedAt: ctx.now() }).where(eq(githubDeliveries.deliveryId, d.deliveryId)).run();
-    n++;
+    const kept = await writeClaimed(ctx, d.deliveryId, token, { status, error: error?.slice(0, 2_000) ?? null, attempts: d.attempts + 1, processedAt: ctx.now(), leaseToken: null, leasedAt: null });
+    // Which worker acted on which delivery: with several workers, the logs show each once.
+    ctx.log?.(`delivery ${d.deliveryId} (${d.event.slice(0, 40)}): ${status}`);
+    if (kept) n++;
+    else ctx.log?.(`delivery ${d.deliveryId}: its claim expired and was taken over; its outcome is left to the new holder`);
   }
   return n;
 }
 
 /** The issue a submission came from, to mirror an action taken elsewhere (the admin pages). */
-export function issueOfSubmission(db: Db, submissionId: number): { repo: RepoRef; row: IssueRow } | null {
-  const row = db.select().from(githubIssues).where(eq(githubIssues.submissionId, submissionId)).get();
+export async function issueOfSubmission(db: Db, submissionId: number): Promise<{ repo: RepoRef; row: IssueRow } | null> {
+  const [row] = await db.select().from(githubIssues).where(eq(githubIssues.submissionId, submissionId)).limit(1);
   if (!row) return null;
   const [owner, name] = row.repo.split("/");
   return owner && name ? { repo: { owner, repo: name }, row } : null;
@@ -563,8 +779,8 @@ export function issueOfSubmission(db: Db, submissionId: number): { repo: RepoRef
  * comment and label. True when the submission came from a GitHub issue and GitHub is configured.
  */
 export async function mirrorSubmission(db: Db, submissionId: number, settings: GitHubSettings = githubSettingsFromEnv()): Promise<boolean> {
-  const found = issueOfSubmission(db, submissionId);
+  const found = await issueOfSubmission(db, submissionId);
   if (!found || !githubConfigured(settings)) return false;
-  db.update(githubIssues).set({ postedHash: null }).where(eq(githubIssues.id, found.row.id)).run();
+  await retryBusy(() => writeTx(db, (tx) => tx.update(githubIssues).set({ postedHash: null }).where(eq(githubIssues.id, found.row.id))));
   return true;
 }

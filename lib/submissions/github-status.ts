@@ -59,22 +59,22 @@ export function statusLabel(status: IssueStatus): { name: string; color: string 
 }
 
 /** Reads what the comment shows for one issue. */
-export function loadIssueStatus(db: Db, issue: { author: string; problem: string | null; submissionId: number | null }, publicUrl: string): IssueStatus {
+export async function loadIssueStatus(db: Db, issue: { author: string; problem: string | null; submissionId: number | null }, publicUrl: string): Promise<IssueStatus> {
   if (issue.submissionId === null) return { issueAuthor: issue.author, problem: issue.problem, submission: null };
-  const sub = db.select().from(submissions).where(eq(submissions.id, issue.submissionId)).get();
+  const [sub] = await db.select().from(submissions).where(eq(submissions.id, issue.submissionId)).limit(1);
   if (!sub) return { issueAuthor: issue.author, problem: issue.problem, submission: null };
   // The run in progress when there is one, else the one pages show.
-  const latest = db.select().from(scoringRuns).where(eq(scoringRuns.submissionId, sub.id)).orderBy(desc(scoringRuns.id)).get();
-  const shown = sub.currentRunId ? db.select().from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId)).get() : undefined;
+  const [latest] = await db.select().from(scoringRuns).where(eq(scoringRuns.submissionId, sub.id)).orderBy(desc(scoringRuns.id)).limit(1);
+  const [shown] = sub.currentRunId ? await db.select().from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId)).limit(1) : [];
   const run = latest && (latest.status === "queued" || latest.status === "running" || !shown) ? latest : shown;
-  const spec = benchmarkSpecOf(db, sub.benchmarkVersionId);
-  const scores = shown ? db.select().from(capabilityScores).where(eq(capabilityScores.runId, shown.id)).all() : [];
-  const reasonRow = db
+  const spec = await benchmarkSpecOf(db, sub.benchmarkVersionId);
+  const scores = shown ? await db.select().from(capabilityScores).where(eq(capabilityScores.runId, shown.id)) : [];
+  const [reasonRow] = await db
     .select({ reason: auditLog.reason })
     .from(auditLog)
     .where(and(eq(auditLog.submissionId, sub.id), inArray(auditLog.toState, ["rejected", "withdrawn"])))
     .orderBy(desc(auditLog.id))
-    .get();
+    .limit(1);
   return {
     issueAuthor: issue.author,
     problem: issue.problem,
@@ -98,8 +98,8 @@ export function loadIssueStatus(db: Db, issue: { author: string; problem: string
   };
 }
 
-function benchmarkSpecOf(db: Db, versionId: number): BenchmarkSpec | null {
-  const row = db.select({ spec: benchmarkVersions.spec }).from(benchmarkVersions).where(eq(benchmarkVersions.id, versionId)).get();
+async function benchmarkSpecOf(db: Db, versionId: number): Promise<BenchmarkSpec | null> {
+  const [row] = await db.select({ spec: benchmarkVersions.spec }).from(benchmarkVersions).where(eq(benchmarkVersions.id, versionId)).limit(1);
   return row ? (row.spec as unknown as BenchmarkSpec) : null;
 }
 

@@ -9,8 +9,12 @@ import type { Db } from "../../db/client";
 import { auditLog, jobs, scoringRuns, submissions } from "../../db/schema";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import { validateBundle } from "../validate/validate-bundle";
+import type { TreeManifest } from "../storage/tree";
 import { benchmarkOfVersion } from "./benchmarks";
+import { storeSubmissionBundle } from "./bundle-storage";
+import { writeTx } from "./db-busy";
 import { queueRun, type RunSpec } from "./runs";
+import type { HostedStorage } from "./storage-settings";
 import { transition, type Tx } from "./transitions";
 
 export interface SubmissionMetadata {
@@ -35,6 +39,11 @@ export interface IngestInput {
   /** Overrides what the bundle's metadata.json says. */
   metadata?: SubmissionMetadata;
   run?: Partial<RunSpec>;
+  /**
+   * Where the bundle is kept by content for workers on other hosts (and where the version's
+   * benchmark may be read from). Without it the bundle is only at `bundlePath`, as before.
+   */
+  storage?: HostedStorage;
 }
 
 export interface IngestOutcome {
@@ -61,16 +70,18 @@ export function metadataFromBundle(raw: Record<string, unknown> | null): Submiss
 }
 
 export async function ingestBundle(db: Db, input: IngestInput, now: () => Date): Promise<IngestOutcome> {
-  const benchmark = await benchmarkOfVersion(db, input.versionId);
+  const benchmark = await benchmarkOfVersion(db, input.versionId, input.storage);
   const { report, submission } = await validateBundle(input.bundlePath, benchmark);
   const sha = bundleSha(report, input.bundlePath);
-  const existing = findByBundle(db, input.versionId, sha);
+  const existing = await findByBundle(db, input.versionId, sha);
   if (existing) return { submissionId: existing.id, created: false, state: existing.state };
+  // Stored before any transaction (an upload is slow work); a duplicate upload is a no-op.
+  const bundleFiles = await storeValidated(input.storage, report, input.bundlePath);
 
   const meta = mergeMetadata(metadataFromBundle(submission?.metadata ?? null), input.metadata);
   const at = now();
-  return db.transaction((tx) => {
-    const row = tx
+  const created = await writeTx(db, async (tx) => {
+    const [row] = await tx
       .insert(submissions)
       .values({
         benchmarkVersionId: input.versionId,
@@ -79,16 +90,22 @@ export async function ingestBundle(db: Db, input: IngestInput, now: () => Date):
         sourceRef: input.sourceRef,
         bundlePath: input.bundlePath,
         bundleSha256: sha,
+        bundleFiles,
         isDemo: input.isDemo ?? false,
         state: "received",
         createdAt: at,
         updatedAt: at,
       })
-      .returning()
-      .get();
-    tx.insert(auditLog).values({ at, actor: input.actor, action: "state:received", submissionId: row.id, toState: "received", reason: `from ${input.source}: ${input.sourceRef}` }).run();
-    return { submissionId: row.id, created: true, state: settleValidation(tx, row.id, report, benchmark, input.run ?? {}, at) };
+      // The same bundle ingested at once by another process: its row stands, this one is not made.
+      .onConflictDoNothing()
+      .returning({ id: submissions.id });
+    if (!row) return undefined;
+    await tx.insert(auditLog).values({ at, actor: input.actor, action: "state:received", submissionId: row.id, toState: "received", reason: `from ${input.source}: ${input.sourceRef}` });
+    return { submissionId: row.id, created: true, state: await settleValidation(tx, row.id, report, benchmark, input.run ?? {}, at) };
   });
+  if (created) return created;
+  const other = (await findByBundle(db, input.versionId, sha))!;
+  return { submissionId: other.id, created: false, state: other.state };
 }
 
 export interface RevisionInput {
@@ -96,6 +113,8 @@ export interface RevisionInput {
   actor: string;
   metadata?: SubmissionMetadata;
   run?: Partial<RunSpec>;
+  /** As IngestInput.storage. */
+  storage?: HostedStorage;
 }
 
 export type RevisionOutcome =
@@ -108,35 +127,36 @@ export type RevisionOutcome =
  * in progress is not interrupted: the caller retries the revision once it has finished.
  */
 export async function reviseBundle(db: Db, submissionId: number, input: RevisionInput, now: () => Date): Promise<RevisionOutcome> {
-  const row = db.select().from(submissions).where(eq(submissions.id, submissionId)).get();
+  const [row] = await db.select().from(submissions).where(eq(submissions.id, submissionId)).limit(1);
   if (!row) return { ok: false, reason: `submission ${submissionId} does not exist` };
   if (row.state === "withdrawn") return { ok: false, reason: "the submission was withdrawn; open a new issue to submit again" };
   if (row.state === "scoring" || row.state === "received" || row.state === "validating") return { ok: false, reason: "busy" };
-  const benchmark = await benchmarkOfVersion(db, row.benchmarkVersionId);
+  const benchmark = await benchmarkOfVersion(db, row.benchmarkVersionId, input.storage);
   const { report, submission } = await validateBundle(input.bundlePath, benchmark);
   const sha = bundleSha(report, input.bundlePath);
   const meta = mergeMetadata(metadataFromBundle(submission?.metadata ?? null), input.metadata);
   if (sha === row.bundleSha256) {
     // Same bytes: only the form's details may have changed.
-    db.update(submissions).set({ ...metadataColumns(meta), updatedAt: now() }).where(eq(submissions.id, submissionId)).run();
+    await writeTx(db, (tx) => tx.update(submissions).set({ ...metadataColumns(meta), updatedAt: now() }).where(eq(submissions.id, submissionId)));
     return { ok: true, revision: row.revision, state: row.state, unchanged: true };
   }
-  const other = findByBundle(db, row.benchmarkVersionId, sha);
+  const other = await findByBundle(db, row.benchmarkVersionId, sha);
   if (other) return { ok: false, reason: `this bundle was already submitted as submission ${other.id}` };
+  const bundleFiles = await storeValidated(input.storage, report, input.bundlePath);
   const at = now();
   const revision = row.revision + 1;
-  return db.transaction((tx) => {
+  return writeTx(db, async (tx): Promise<RevisionOutcome> => {
     // A run still waiting for a worker belongs to the old bundle: it is dropped.
-    for (const run of tx.select().from(scoringRuns).where(and(eq(scoringRuns.submissionId, submissionId), eq(scoringRuns.status, "queued"))).all()) {
-      tx.update(scoringRuns).set({ status: "failed", error: `superseded by revision ${revision}`, finishedAt: at }).where(eq(scoringRuns.id, run.id)).run();
-      tx.update(jobs).set({ state: "done", lastError: `superseded by revision ${revision}`, updatedAt: at }).where(and(eq(jobs.runId, run.id), eq(jobs.state, "queued"))).run();
+    for (const run of await tx.select({ id: scoringRuns.id }).from(scoringRuns).where(and(eq(scoringRuns.submissionId, submissionId), eq(scoringRuns.status, "queued")))) {
+      await tx.update(scoringRuns).set({ status: "failed", error: `superseded by revision ${revision}`, finishedAt: at }).where(eq(scoringRuns.id, run.id));
+      await tx.update(jobs).set({ state: "done", lastError: `superseded by revision ${revision}`, updatedAt: at }).where(and(eq(jobs.runId, run.id), eq(jobs.state, "queued")));
     }
-    tx.update(submissions)
-      .set({ ...metadataColumns(meta), bundlePath: input.bundlePath, bundleSha256: sha, revision, updatedAt: at })
-      .where(eq(submissions.id, submissionId))
-      .run();
-    tx.insert(auditLog).values({ at, actor: input.actor, action: "revision", submissionId, reason: `revision ${revision}`, details: { revision, sha256: sha } }).run();
-    return { ok: true, revision, state: settleValidation(tx, submissionId, report, benchmark, input.run ?? {}, at), unchanged: false };
+    await tx
+      .update(submissions)
+      .set({ ...metadataColumns(meta), bundlePath: input.bundlePath, bundleSha256: sha, bundleFiles, revision, updatedAt: at })
+      .where(eq(submissions.id, submissionId));
+    await tx.insert(auditLog).values({ at, actor: input.actor, action: "revision", submissionId, reason: `revision ${revision}`, details: { revision, sha256: sha } });
+    return { ok: true, revision, state: await settleValidation(tx, submissionId, report, benchmark, input.run ?? {}, at), unchanged: false };
   });
 }
 
@@ -146,12 +166,23 @@ function bundleSha(report: Report, bundlePath: string): string {
   return report.bundle.sha256 ?? `unreadable:${createHash("sha256").update(bundlePath).digest("hex")}`;
 }
 
-function findByBundle(db: Db, versionId: number, sha: string) {
-  return db
+/**
+ * Stores a bundle that will be scored, so any worker can read it back by content; returns a
+ * folder's manifest (null for a ZIP, stored whole under its sha256, or without a store). An
+ * invalid or unreadable bundle is never scored, so it is not stored.
+ */
+async function storeValidated(storage: HostedStorage | undefined, report: Report, bundlePath: string): Promise<TreeManifest | null> {
+  if (!storage || !report.valid || report.bundle.sha256 === null || report.bundle.kind === "unknown") return null;
+  return storeSubmissionBundle(storage.store, { path: bundlePath, kind: report.bundle.kind, sha256: report.bundle.sha256 });
+}
+
+async function findByBundle(db: Db, versionId: number, sha: string) {
+  const [row] = await db
     .select()
     .from(submissions)
     .where(and(eq(submissions.benchmarkVersionId, versionId), eq(submissions.bundleSha256, sha)))
-    .get();
+    .limit(1);
+  return row;
 }
 
 /** What the caller says wins over the bundle's metadata.json, field by field. */
@@ -173,17 +204,17 @@ function metadataColumns(meta: SubmissionMetadata) {
 }
 
 /** validating → invalid | queued (with a new run), with the report stored; returns the state. */
-function settleValidation(tx: Tx, submissionId: number, report: Report, benchmark: Benchmark, run: Partial<RunSpec>, at: Date): "invalid" | "queued" {
-  transition(tx, submissionId, "validating", { actor: "validator", at });
-  tx.update(submissions)
+async function settleValidation(tx: Tx, submissionId: number, report: Report, benchmark: Benchmark, run: Partial<RunSpec>, at: Date): Promise<"invalid" | "queued"> {
+  await transition(tx, submissionId, "validating", { actor: "validator", at });
+  await tx
+    .update(submissions)
     .set({ validationReport: report as unknown as Record<string, unknown> })
-    .where(eq(submissions.id, submissionId))
-    .run();
+    .where(eq(submissions.id, submissionId));
   if (!report.valid) {
-    transition(tx, submissionId, "invalid", { actor: "validator", at, reason: `${report.summary.errors} validation error(s)`, details: { codes: [...new Set(report.errors.map((e) => e.code))] } });
+    await transition(tx, submissionId, "invalid", { actor: "validator", at, reason: `${report.summary.errors} validation error(s)`, details: { codes: [...new Set(report.errors.map((e) => e.code))] } });
     return "invalid";
   }
-  const runId = queueRun(tx, submissionId, benchmark, run, at);
-  transition(tx, submissionId, "queued", { actor: "validator", at, reason: `${report.summary.dialogues} dialogues valid`, details: { runId } });
+  const runId = await queueRun(tx, submissionId, benchmark, run, at);
+  await transition(tx, submissionId, "queued", { actor: "validator", at, reason: `${report.summary.dialogues} dialogues valid`, details: { runId } });
   return "queued";
 }

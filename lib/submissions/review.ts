@@ -3,10 +3,11 @@
  * page and GitHub slash commands both come here (`applyReviewAction`), so each action has
  * one implementation.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, scoringRuns, submissions, type PublicationDetails, type SubmissionState } from "../../db/schema";
 import { benchmarkOfVersion } from "./benchmarks";
+import { writeTx } from "./db-busy";
 import { queueRun, type RunSpec } from "./runs";
 import { canMove, restoreTransition, transition, TransitionError, type RestorableState, type Tx } from "./transitions";
 
@@ -85,22 +86,23 @@ export async function applyReviewAction(db: Db, id: number, action: ReviewAction
   }
 }
 
-function current(db: Tx | Db, id: number) {
-  const row = db.select().from(submissions).where(eq(submissions.id, id)).get();
+async function current(db: Tx | Db, id: number) {
+  const [row] = await db.select().from(submissions).where(eq(submissions.id, id)).limit(1);
   if (!row) throw new TransitionError(`submission ${id} does not exist`);
   return row;
 }
 
 /** The run shown now and, from the audit log, the one the entry was last published with. */
-function publicationDetails(tx: Tx, id: number): PublicationDetails {
-  const runId = current(tx, id).currentRunId;
-  const run = runId === null ? undefined : tx.select({ overall: scoringRuns.overallScore }).from(scoringRuns).where(eq(scoringRuns.id, runId)).get();
-  const previous = tx
+async function publicationDetails(tx: Tx, id: number): Promise<PublicationDetails> {
+  const runId = (await current(tx, id)).currentRunId;
+  const [run] = runId === null ? [] : await tx.select({ overall: scoringRuns.overallScore }).from(scoringRuns).where(eq(scoringRuns.id, runId)).limit(1);
+  const [last] = await tx
     .select({ details: auditLog.details })
     .from(auditLog)
     .where(and(eq(auditLog.submissionId, id), eq(auditLog.toState, "published")))
     .orderBy(desc(auditLog.id))
-    .get()?.details as Partial<PublicationDetails> | null | undefined;
+    .limit(1);
+  const previous = last?.details as Partial<PublicationDetails> | null | undefined;
   return {
     runId,
     overall: run?.overall ?? null,
@@ -110,29 +112,29 @@ function publicationDetails(tx: Tx, id: number): PublicationDetails {
 }
 
 /** Approve a scored submission; it is published at once unless `publish` is false. */
-export function approve(db: Db, id: number, who: Actor, opts: { publish?: boolean; reason?: string } = {}): void {
-  db.transaction((tx) => {
-    transition(tx, id, "approved", { actor: who.actor, at: who.at, reason: opts.reason ?? "", details: { runId: current(tx, id).currentRunId } });
-    if (opts.publish ?? true) transition(tx, id, "published", { actor: who.actor, at: who.at, details: { ...publicationDetails(tx, id) } });
+export function approve(db: Db, id: number, who: Actor, opts: { publish?: boolean; reason?: string } = {}): Promise<void> {
+  return writeTx(db, async (tx) => {
+    await transition(tx, id, "approved", { actor: who.actor, at: who.at, reason: opts.reason ?? "", details: { runId: (await current(tx, id)).currentRunId } });
+    if (opts.publish ?? true) await transition(tx, id, "published", { actor: who.actor, at: who.at, details: { ...(await publicationDetails(tx, id)) } });
   });
 }
 
-export function reject(db: Db, id: number, who: Actor, reason: string): void {
+export async function reject(db: Db, id: number, who: Actor, reason: string): Promise<void> {
   if (!reason.trim()) throw new TransitionError("a rejection needs a reason");
-  db.transaction((tx) => transition(tx, id, "rejected", { actor: who.actor, at: who.at, reason, details: { runId: current(tx, id).currentRunId } }));
+  await writeTx(db, async (tx) => transition(tx, id, "rejected", { actor: who.actor, at: who.at, reason, details: { runId: (await current(tx, id)).currentRunId } }));
 }
 
 /** Takes the entry off the board (or out of the queue); the run it showed is recorded so a restore can tell whether it changed. */
-export function withdraw(db: Db, id: number, who: Actor, reason = ""): void {
-  db.transaction((tx) => transition(tx, id, "withdrawn", { actor: who.actor, at: who.at, reason, details: { runId: current(tx, id).currentRunId } }));
+export function withdraw(db: Db, id: number, who: Actor, reason = ""): Promise<void> {
+  return writeTx(db, async (tx) => transition(tx, id, "withdrawn", { actor: who.actor, at: who.at, reason, details: { runId: (await current(tx, id)).currentRunId } }));
 }
 
 /** A new scoring run; the old ones are kept, and the current one stays until the new completes. */
 export async function rescore(db: Db, id: number, who: Actor, spec: Partial<RunSpec> = {}, reason = ""): Promise<number> {
-  const benchmark = await benchmarkOfVersion(db, current(db, id).benchmarkVersionId);
-  return db.transaction((tx) => {
-    const runId = queueRun(tx, id, benchmark, spec, who.at);
-    transition(tx, id, "queued", { actor: who.actor, at: who.at, reason, details: { runId } });
+  const benchmark = await benchmarkOfVersion(db, (await current(db, id)).benchmarkVersionId);
+  return writeTx(db, async (tx) => {
+    const runId = await queueRun(tx, id, benchmark, spec, who.at);
+    await transition(tx, id, "queued", { actor: who.actor, at: who.at, reason, details: { runId } });
     return runId;
   });
 }
@@ -150,15 +152,15 @@ export interface RestorePlan {
  * were; queued or scoring re-queued with a new run (the old one was closed as superseded).
  * One withdrawn before validation (only a race allows it) cannot be restored: it is sent again.
  */
-export function restorePlan(db: Tx | Db, id: number): RestorePlan {
-  const sub = current(db, id);
+export async function restorePlan(db: Tx | Db, id: number): Promise<RestorePlan> {
+  const sub = await current(db, id);
   if (sub.state !== "withdrawn") throw new TransitionError(`submission ${id} is not withdrawn`);
-  const withdrawal = db
+  const [withdrawal] = await db
     .select({ fromState: auditLog.fromState, details: auditLog.details })
     .from(auditLog)
     .where(and(eq(auditLog.submissionId, id), eq(auditLog.toState, "withdrawn")))
     .orderBy(desc(auditLog.id))
-    .get();
+    .limit(1);
   const from = withdrawal?.fromState as SubmissionState | null | undefined;
   if (!from) throw new TransitionError(`submission ${id} has no recorded withdrawal to undo`);
   switch (from) {
@@ -166,16 +168,18 @@ export function restorePlan(db: Tx | Db, id: number): RestorePlan {
     case "approved": {
       // A withdrawal row from before runs were recorded on it: nothing moves the current run of a withdrawn submission.
       const approvedRun = typeof withdrawal?.details?.runId === "number" ? withdrawal.details.runId : sub.currentRunId;
-      const run = sub.currentRunId === null ? undefined : db.select().from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId)).get();
+      const [run] = sub.currentRunId === null ? [] : await db.select().from(scoringRuns).where(eq(scoringRuns.id, sub.currentRunId)).limit(1);
       if (!run || run.status !== "completed") return { from, to: "queued" };
       if (run.id === approvedRun) return { from, to: from };
       // Another run: back to where that run left the submission (error when it had items no judge could grade).
-      const settled = db
-        .select({ toState: auditLog.toState })
-        .from(auditLog)
-        .where(and(eq(auditLog.submissionId, id), inArray(auditLog.toState, ["scored", "error"]), sql`json_extract(${auditLog.details}, '$.runId') = ${run.id}`))
-        .orderBy(desc(auditLog.id))
-        .get();
+      // The run is matched here rather than in SQL (JSON paths differ by engine): a submission has few such rows.
+      const settled = (
+        await db
+          .select({ toState: auditLog.toState, details: auditLog.details })
+          .from(auditLog)
+          .where(and(eq(auditLog.submissionId, id), inArray(auditLog.toState, ["scored", "error"])))
+          .orderBy(desc(auditLog.id))
+      ).find((row) => row.details?.runId === run.id);
       return { from, to: settled?.toState === "error" ? "error" : "scored" };
     }
     case "scored":
@@ -195,20 +199,20 @@ export function restorePlan(db: Tx | Db, id: number): RestorePlan {
  * withdrawn throws TransitionError and changes nothing, so a repeated restore is harmless.
  */
 export async function restore(db: Db, id: number, who: Actor, reason = ""): Promise<RestorePlan> {
-  const planned = restorePlan(db, id);
-  const benchmark = planned.to === "queued" ? await benchmarkOfVersion(db, current(db, id).benchmarkVersionId) : null;
-  return db.transaction((tx) => {
+  const planned = await restorePlan(db, id);
+  const benchmark = planned.to === "queued" ? await benchmarkOfVersion(db, (await current(db, id)).benchmarkVersionId) : null;
+  return writeTx(db, async (tx) => {
     // Decided again in the writing transaction: another action may have landed meanwhile.
-    const plan = restorePlan(tx, id);
+    const plan = await restorePlan(tx, id);
     if (plan.to !== planned.to) throw new TransitionError(`submission ${id} changed while it was being restored`);
     const move = { actor: who.actor, at: who.at, reason };
     if (plan.to === "queued") {
-      const runId = queueRun(tx, id, benchmark!, {}, who.at);
-      restoreTransition(tx, id, "queued", { ...move, details: { runId, restoredFrom: plan.from } });
+      const runId = await queueRun(tx, id, benchmark!, {}, who.at);
+      await restoreTransition(tx, id, "queued", { ...move, details: { runId, restoredFrom: plan.from } });
     } else if (plan.to === "published") {
-      restoreTransition(tx, id, "published", { ...move, details: { ...publicationDetails(tx, id), restoredFrom: plan.from } });
+      await restoreTransition(tx, id, "published", { ...move, details: { ...(await publicationDetails(tx, id)), restoredFrom: plan.from } });
     } else {
-      restoreTransition(tx, id, plan.to, { ...move, details: { runId: current(tx, id).currentRunId, restoredFrom: plan.from } });
+      await restoreTransition(tx, id, plan.to, { ...move, details: { runId: (await current(tx, id)).currentRunId, restoredFrom: plan.from } });
     }
     return plan;
   });

@@ -11,10 +11,11 @@
  * entry is never flagged by a newcomer copying it. When the matching entry is the newer one
  * (it was scored first), its current run gets the flag.
  */
-import { eq, sql } from "drizzle-orm";
-import { auditLog, scoringRuns } from "../../db/schema";
+import { and, count, eq, is, isNotNull, sql } from "drizzle-orm";
+import { PgDatabase } from "drizzle-orm/pg-core";
+import { dialectOf, type Tx } from "../../db/client";
+import { auditLog, itemResults, scoringRuns } from "../../db/schema";
 import { duplicateFlag, type IntegrityFlag, type RunIntegrity } from "../scoring/integrity-flags";
-import type { Tx } from "./transitions";
 
 /** The share of an entry's answered items that must match another's for a duplicate flag. */
 export const DUPLICATE_SHARE = 0.9;
@@ -33,51 +34,69 @@ interface Match {
   theirTotal: number;
 }
 
-function answeredItems(tx: Tx, runId: number): number {
-  return tx.get<{ n: number }>(sql`SELECT count(*) AS n FROM item_results WHERE run_id = ${runId} AND fingerprint IS NOT NULL`)?.n ?? 0;
+async function answeredItems(tx: Tx, runId: number): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(itemResults).where(and(eq(itemResults.runId, runId), isNotNull(itemResults.fingerprint)));
+  return row?.n ?? 0;
 }
+
+// db/client.ts's dialectOf knows the handles it opened, not the transactions begun on them.
+const onPostgres = (tx: Tx) => dialectOf(tx) === "postgres" || is(tx, PgDatabase);
 
 /**
  * The other entries' current runs sharing fingerprints with this run, with the counts on both
- * sides. CROSS JOIN keeps SQLite's join order: this run's items (by run), their matches (by the
- * fingerprint index), then the matches' runs and submissions (by primary key), so the cost
- * follows this run's items and their matches, never the size of the board.
+ * sides. On SQLite, CROSS JOIN keeps the join order: this run's items (by run), their matches
+ * (by the fingerprint index), then the matches' runs and submissions (by primary key), so the
+ * cost follows this run's items and their matches, never the size of the board. Postgres has
+ * no CROSS JOIN … ON (its planner starts from the selective side by itself): plain JOINs.
  */
-function matches(tx: Tx, run: { id: number; submissionId: number; versionId: number }): Match[] {
-  return tx.all<Match>(sql`
-    SELECT o.run_id AS runId, s.id AS id, s.agent_name AS agent, count(DISTINCT me.id) AS mine, count(DISTINCT o.id) AS theirs,
-           (SELECT count(*) FROM item_results t WHERE t.run_id = o.run_id AND t.fingerprint IS NOT NULL) AS theirTotal
-    FROM item_results me
-    CROSS JOIN item_results o ON o.fingerprint = me.fingerprint AND o.run_id <> me.run_id
-    CROSS JOIN scoring_runs r ON r.id = o.run_id
-    CROSS JOIN submissions s ON s.id = r.submission_id AND s.current_run_id = o.run_id
-    WHERE me.run_id = ${run.id} AND me.fingerprint IS NOT NULL
+function matches(tx: Tx, run: { id: number; submissionId: number; versionId: number }): Promise<Match[]> {
+  const join = onPostgres(tx) ? sql.raw("JOIN") : sql.raw("CROSS JOIN");
+  const from = sql`item_results me
+    ${join} item_results o ON o.fingerprint = me.fingerprint AND o.run_id <> me.run_id
+    ${join} scoring_runs r ON r.id = o.run_id
+    ${join} submissions s ON s.id = r.submission_id AND s.current_run_id = o.run_id`;
+  // Through the query builder, so it runs on a transaction of either engine.
+  return tx
+    .select({
+      runId: sql<number>`o.run_id`.mapWith(Number),
+      id: sql<number>`s.id`.mapWith(Number),
+      agent: sql<string>`s.agent_name`,
+      mine: sql<number>`count(DISTINCT me.id)`.mapWith(Number),
+      theirs: sql<number>`count(DISTINCT o.id)`.mapWith(Number),
+      theirTotal: sql<number>`(SELECT count(*) FROM item_results t WHERE t.run_id = o.run_id AND t.fingerprint IS NOT NULL)`.mapWith(Number),
+    })
+    .from(from)
+    .where(
+      sql`me.run_id = ${run.id} AND me.fingerprint IS NOT NULL
       AND s.benchmark_version_id = ${run.versionId} AND s.id <> ${run.submissionId}
-      AND s.state IN (${sql.join(COMPARED_STATES.map((s) => sql`${s}`), sql`, `)})
-    GROUP BY o.run_id, s.id, s.agent_name`);
+      AND s.state IN (${sql.join(COMPARED_STATES.map((s) => sql`${s}`), sql`, `)})`,
+    )
+    .groupBy(sql`o.run_id, s.id, s.agent_name`)
+    // One order on both engines (SQLite's grouping gave it already): the flags list in it.
+    .orderBy(sql`o.run_id, s.id`);
 }
 
 /** Stores the run's flags (the engine's and its duplicates) and flags newer entries that copy it. */
-export function recordRunIntegrity(tx: Tx, run: { id: number; submissionId: number; versionId: number; agent: string }, engine: RunIntegrity, at: Date): RunIntegrity {
-  const total = answeredItems(tx, run.id);
+export async function recordRunIntegrity(tx: Tx, run: { id: number; submissionId: number; versionId: number; agent: string }, engine: RunIntegrity, at: Date): Promise<RunIntegrity> {
+  const total = await answeredItems(tx, run.id);
   const flags: IntegrityFlag[] = [...engine.flags];
-  for (const m of matches(tx, run)) {
+  for (const m of await matches(tx, run)) {
     if (m.id < run.submissionId) {
       if (total > 0 && m.mine / total >= DUPLICATE_SHARE) flags.push(duplicateFlag({ id: m.id, agent: m.agent }, m.mine, total, DUPLICATE_SHARE));
     } else if (m.theirTotal > 0 && m.theirs / m.theirTotal >= DUPLICATE_SHARE) {
-      flagNewer(tx, m, duplicateFlag({ id: run.submissionId, agent: run.agent }, m.theirs, m.theirTotal, DUPLICATE_SHARE), at);
+      await flagNewer(tx, m, duplicateFlag({ id: run.submissionId, agent: run.agent }, m.theirs, m.theirTotal, DUPLICATE_SHARE), at);
     }
   }
   const integrity = { ...engine, flags };
-  tx.update(scoringRuns).set({ flags: integrity }).where(eq(scoringRuns.id, run.id)).run();
+  await tx.update(scoringRuns).set({ flags: integrity }).where(eq(scoringRuns.id, run.id));
   return integrity;
 }
 
 /** Adds (or renews) a duplicate flag on a newer entry's current run, with an audit row on that entry (its pages change). */
-function flagNewer(tx: Tx, m: Match, flag: IntegrityFlag, at: Date): void {
-  const row = tx.select({ flags: scoringRuns.flags }).from(scoringRuns).where(eq(scoringRuns.id, m.runId)).get();
+async function flagNewer(tx: Tx, m: Match, flag: IntegrityFlag, at: Date): Promise<void> {
+  const [row] = await tx.select({ flags: scoringRuns.flags }).from(scoringRuns).where(eq(scoringRuns.id, m.runId)).limit(1);
   const current = row?.flags ?? { flags: [], unsupportedAnswers: { threshold: null, capabilities: {} } };
   const others = current.flags.filter((f) => !(f.kind === "duplicate" && f.other?.id === flag.other?.id));
-  tx.update(scoringRuns).set({ flags: { ...current, flags: [...others, flag] } }).where(eq(scoringRuns.id, m.runId)).run();
-  tx.insert(auditLog).values({ at, actor: "worker", action: "flag:duplicate", submissionId: m.id, reason: flag.message, details: { runId: m.runId, other: flag.other ?? null } }).run();
+  await tx.update(scoringRuns).set({ flags: { ...current, flags: [...others, flag] } }).where(eq(scoringRuns.id, m.runId));
+  await tx.insert(auditLog).values({ at, actor: "worker", action: "flag:duplicate", submissionId: m.id, reason: flag.message, details: { runId: m.runId, other: flag.other ?? null } });
 }

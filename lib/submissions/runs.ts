@@ -17,15 +17,14 @@ export function defaultRunSpec(benchmark: Benchmark): RunSpec {
   return { judgeKind: benchmark.spec.judge.kind, ...(benchmark.spec.judge.model ? { judgeModel: benchmark.spec.judge.model } : {}), replayMode };
 }
 
-export function queueRun(tx: Tx, submissionId: number, benchmark: Benchmark, spec: Partial<RunSpec>, at: Date): number {
+export async function queueRun(tx: Tx, submissionId: number, benchmark: Benchmark, spec: Partial<RunSpec>, at: Date): Promise<number> {
   const s = { ...defaultRunSpec(benchmark), ...spec };
-  const run = tx
+  const [run] = await tx
     .insert(scoringRuns)
     .values({ submissionId, judgeKind: s.judgeKind, judgeModel: s.judgeModel ?? null, replayMode: s.replayMode, verified: s.replayMode === "mcp", status: "queued", createdAt: at })
-    .returning()
-    .get();
-  tx.insert(jobs).values({ kind: "score", runId: run.id, state: "queued", createdAt: at, updatedAt: at }).run();
-  return run.id;
+    .returning({ id: scoringRuns.id });
+  await tx.insert(jobs).values({ kind: "score", runId: run!.id, state: "queued", createdAt: at, updatedAt: at });
+  return run!.id;
 }
 
 export interface RunRef {
@@ -38,10 +37,10 @@ export interface RunRef {
  * queued (a rescore), or the submission left the states the run may find it in (withdrawn,
  * rejected, re-queued, resubmitted). Call inside the transaction that acts on the answer.
  */
-export function supersededBecause(tx: Tx, run: RunRef, live: readonly SubmissionState[]): string | null {
-  const newer = tx.select({ id: scoringRuns.id }).from(scoringRuns).where(eq(scoringRuns.submissionId, run.submissionId)).orderBy(desc(scoringRuns.id)).limit(1).get();
+export async function supersededBecause(tx: Tx, run: RunRef, live: readonly SubmissionState[]): Promise<string | null> {
+  const [newer] = await tx.select({ id: scoringRuns.id }).from(scoringRuns).where(eq(scoringRuns.submissionId, run.submissionId)).orderBy(desc(scoringRuns.id)).limit(1);
   if (newer && newer.id > run.id) return `a newer run (${newer.id}) was queued for the submission`;
-  const sub = tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, run.submissionId)).get();
+  const [sub] = await tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, run.submissionId)).limit(1);
   if (!sub) return `submission ${run.submissionId} does not exist`;
   return live.includes(sub.state) ? null : `the submission is ${sub.state}`;
 }
@@ -49,27 +48,29 @@ export function supersededBecause(tx: Tx, run: RunRef, live: readonly Submission
 /**
  * Closes a run that no longer speaks for its submission: its item results are kept, nothing
  * is published, the submission's state is left alone, and the job is done (not retried).
+ * A worker calls it behind its lease fence (score-job.ts `holdLease`).
  */
-export function supersedeRun(tx: Tx, run: RunRef, jobId: number, why: string, at: Date): void {
-  tx.update(scoringRuns).set({ status: "superseded", finishedAt: at }).where(eq(scoringRuns.id, run.id)).run();
-  tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, jobId)).run();
-  tx.insert(auditLog).values({ at, actor: "worker", action: "run:superseded", submissionId: run.submissionId, reason: `run ${run.id} superseded: ${why}`, details: { runId: run.id } }).run();
+export async function supersedeRun(tx: Tx, run: RunRef, jobId: number, why: string, at: Date): Promise<void> {
+  await tx.update(scoringRuns).set({ status: "superseded", finishedAt: at }).where(eq(scoringRuns.id, run.id));
+  await tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, jobId));
+  await tx.insert(auditLog).values({ at, actor: "worker", action: "run:superseded", submissionId: run.submissionId, reason: `run ${run.id} superseded: ${why}`, details: { runId: run.id } });
 }
 
 /**
  * Fails a job and its run. The submission goes to `error` only while it is still scoring for
- * this run; a withdrawn, re-queued or rescored one is left as it is.
+ * this run; a withdrawn, re-queued or rescored one is left as it is. A worker calls it behind
+ * its lease fence (score-job.ts `holdLease`).
  */
-export function failRun(tx: Tx, jobId: number, message: string, at: Date): void {
-  const job = tx.select({ runId: jobs.runId }).from(jobs).where(eq(jobs.id, jobId)).get();
+export async function failRun(tx: Tx, jobId: number, message: string, at: Date): Promise<void> {
+  const [job] = await tx.select({ runId: jobs.runId }).from(jobs).where(eq(jobs.id, jobId)).limit(1);
   if (!job) return;
-  tx.update(jobs).set({ state: "failed", lastError: message, updatedAt: at }).where(eq(jobs.id, jobId)).run();
-  const run = tx.select({ id: scoringRuns.id, submissionId: scoringRuns.submissionId }).from(scoringRuns).where(eq(scoringRuns.id, job.runId)).get();
+  await tx.update(jobs).set({ state: "failed", lastError: message, updatedAt: at }).where(eq(jobs.id, jobId));
+  const [run] = await tx.select({ id: scoringRuns.id, submissionId: scoringRuns.submissionId }).from(scoringRuns).where(eq(scoringRuns.id, job.runId)).limit(1);
   if (!run) return;
   // A run already closed (completed, superseded) keeps its status.
-  tx.update(scoringRuns)
+  await tx
+    .update(scoringRuns)
     .set({ status: "failed", error: message, finishedAt: at })
-    .where(and(eq(scoringRuns.id, run.id), inArray(scoringRuns.status, ["queued", "running"])))
-    .run();
-  if (supersededBecause(tx, run, ["scoring"]) === null) transition(tx, run.submissionId, "error", { actor: "worker", at, reason: message, details: { runId: run.id } });
+    .where(and(eq(scoringRuns.id, run.id), inArray(scoringRuns.status, ["queued", "running"])));
+  if ((await supersededBecause(tx, run, ["scoring"])) === null) await transition(tx, run.submissionId, "error", { actor: "worker", at, reason: message, details: { runId: run.id } });
 }

@@ -15,6 +15,7 @@ import type { AgentboardVersion } from "../scoring/manifest";
 import pkg from "../../package.json";
 import { createDbGradeCache } from "./db-grade-cache";
 import type { ScoringDeps } from "./score-job";
+import type { HostedStorage } from "./storage-settings";
 
 export interface ScoringDepsOptions {
   now?: () => Date;
@@ -29,6 +30,8 @@ export interface ScoringDepsOptions {
   heartbeatMs?: number;
   /** What Agentboard is, for run manifests: the CLI passes its build; default package.json's version, commit unknown. */
   agentboard?: AgentboardVersion;
+  /** Where bundles and benchmarks are read back by content (ScoringDeps.storage); default: the recorded paths only. */
+  storage?: HostedStorage;
 }
 
 export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): ScoringDeps & { close(): Promise<void> } {
@@ -40,6 +43,7 @@ export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): Scorin
     now,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+    ...(opts.storage ? { storage: opts.storage } : {}),
     agentboard: opts.agentboard ?? { version: pkg.version, commit: null },
     replayFor(benchmark: Benchmark, mode) {
       const key = `${benchmark.root}\0${benchmark.spec.version}\0${mode}`;

@@ -3,7 +3,7 @@
  * its audit row in the same transaction, so the log is complete by construction.
  */
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { auditLog, submissions, type SubmissionState } from "../../db/schema";
 
 // `→ validating` from a settled state is a new revision of the bundle (an edited issue).
@@ -37,7 +37,7 @@ export class TransitionError extends Error {
   }
 }
 
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type { Tx };
 
 export interface Move {
   actor: string;
@@ -52,21 +52,19 @@ export function canMove(from: SubmissionState, to: SubmissionState): boolean {
 }
 
 /** Moves a submission to `to` and appends the audit row; call inside a transaction. */
-export function transition(tx: Tx | Db, submissionId: number, to: SubmissionState, move: Move): void {
-  moveState(tx, submissionId, to, move, (from) => canMove(from, to));
+export function transition(tx: Tx | Db, submissionId: number, to: SubmissionState, move: Move): Promise<void> {
+  return moveState(tx, submissionId, to, move, (from) => canMove(from, to));
 }
 
 /** Moves a withdrawn submission back to `to` (one of RESTORABLE), with its audit row. */
-export function restoreTransition(tx: Tx | Db, submissionId: number, to: RestorableState, move: Move): void {
-  moveState(tx, submissionId, to, move, (from) => from === "withdrawn" && RESTORABLE.includes(to));
+export function restoreTransition(tx: Tx | Db, submissionId: number, to: RestorableState, move: Move): Promise<void> {
+  return moveState(tx, submissionId, to, move, (from) => from === "withdrawn" && RESTORABLE.includes(to));
 }
 
-function moveState(tx: Tx | Db, submissionId: number, to: SubmissionState, move: Move, allowed: (from: SubmissionState) => boolean): void {
-  const row = tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, submissionId)).get();
+async function moveState(tx: Tx | Db, submissionId: number, to: SubmissionState, move: Move, allowed: (from: SubmissionState) => boolean): Promise<void> {
+  const [row] = await tx.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, submissionId)).limit(1);
   if (!row) throw new TransitionError(`submission ${submissionId} does not exist`);
   if (!allowed(row.state)) throw new TransitionError(`submission ${submissionId} cannot go from ${row.state} to ${to}`);
-  tx.update(submissions).set({ state: to, updatedAt: move.at }).where(eq(submissions.id, submissionId)).run();
-  tx.insert(auditLog)
-    .values({ at: move.at, actor: move.actor, action: `state:${to}`, submissionId, fromState: row.state, toState: to, reason: move.reason ?? "", details: move.details ?? null })
-    .run();
+  await tx.update(submissions).set({ state: to, updatedAt: move.at }).where(eq(submissions.id, submissionId));
+  await tx.insert(auditLog).values({ at: move.at, actor: move.actor, action: `state:${to}`, submissionId, fromState: row.state, toState: to, reason: move.reason ?? "", details: move.details ?? null });
 }

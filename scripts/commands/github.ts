@@ -4,11 +4,13 @@
  * it is safe under cron; `--every <s>` keeps polling. GitHub settings come from the
  * environment (lib/submissions/github-settings.ts).
  */
-import { openDatabase, type Db } from "../../db/client";
+import { closeDatabase, connectDatabase, type Db } from "../../db/client";
 import { parseRepoRef, type RepoRef } from "../../lib/github/github-client";
 import { createGitHubIntake, NoDefaultBenchmarkError, pollRepository, processPendingDeliveries, syncAll, type GitHubIntake } from "../../lib/submissions/github-intake";
 import { githubConfigured, githubSettingsFromEnv, SettingsError, type GitHubSettings } from "../../lib/submissions/github-settings";
+import type { HostedStorage } from "../../lib/submissions/storage-settings";
 import { CliError, usageError } from "./cli-errors";
+import { storageOrFail } from "./load";
 
 export interface IngestFlags {
   repo?: string;
@@ -27,13 +29,13 @@ function settingsOrThrow(): GitHubSettings {
 /**
  * The intake for a database, or null when GitHub is not configured. `repo` (the `--repo`
  * flag) is the configured repository for this run, in place of GITHUB_REPOSITORY; `signal`
- * stops downloads and delivery passes.
+ * stops downloads and delivery passes; `storage` keeps downloaded bundles by content for workers elsewhere.
  */
-export async function githubIntake(db: Db, log: (line: string) => void, options: { repo?: RepoRef; signal?: AbortSignal } = {}): Promise<{ intake: GitHubIntake; repo: RepoRef | null } | null> {
+export async function githubIntake(db: Db, log: (line: string) => void, options: { repo?: RepoRef; signal?: AbortSignal; storage?: HostedStorage } = {}): Promise<{ intake: GitHubIntake; repo: RepoRef | null } | null> {
   const settings = { ...settingsOrThrow(), ...(options.repo ? { repo: options.repo } : {}) };
   if (!githubConfigured(settings)) return null;
   try {
-    return { intake: await createGitHubIntake(db, settings, { log, ...(options.signal ? { signal: options.signal } : {}) }), repo: settings.repo };
+    return { intake: await createGitHubIntake(db, settings, { log, ...(options.signal ? { signal: options.signal } : {}), ...(options.storage ? { storage: options.storage } : {}) }), repo: settings.repo };
   } catch (err) {
     if (err instanceof NoDefaultBenchmarkError) throw new CliError(`${err.message}: run \`npm run start:demo\` or \`npm run cli -- submit\` first`, 2);
     throw err;
@@ -45,10 +47,11 @@ export async function ingestCommand(flags: IngestFlags): Promise<number> {
   if (!repo) throw usageError(flags.repo ? `--repo must look like owner/name, got "${flags.repo}"` : "--repo owner/name is required (or GITHUB_REPOSITORY)");
   const every = flags.every === undefined ? 0 : Number(flags.every);
   if (!Number.isFinite(every) || every < 0) throw usageError(`--every must be a number of seconds, got "${flags.every}"`);
-  const db = openDatabase(flags.db);
+  const storage = storageOrFail();
+  const db = await connectDatabase(flags.db);
   const log = (l: string) => process.stderr.write(`${l}\n`);
   try {
-    const made = await githubIntake(db, log, { repo });
+    const made = await githubIntake(db, log, { repo, storage });
     if (!made) throw usageError("GitHub is not configured: set GITHUB_TOKEN (and GITHUB_API_URL for GitHub Enterprise or a test server)");
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
@@ -60,7 +63,7 @@ export async function ingestCommand(flags: IngestFlags): Promise<number> {
     } while (every > 0 && !stop.signal.aborted);
     return 0;
   } finally {
-    db.$client.close();
+    await closeDatabase(db);
   }
 }
 

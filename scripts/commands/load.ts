@@ -7,6 +7,7 @@ import { BenchmarkError, loadBenchmark, loadBenchmarkSpec, type Benchmark } from
 import type { BenchmarkSpec } from "../../lib/benchmark/spec";
 import type { JudgeSettings } from "../../lib/scoring/judges/judge-settings";
 import { startScoreThreads, type ScoreThreads } from "../../lib/scoring/score-threads";
+import { hostedStorageFromEnv, StorageSettingsError, type HostedStorage } from "../../lib/submissions/storage-settings";
 import type { FileThreadOptions } from "../../lib/validate/file-threads";
 import { bundled, bundledWorker } from "./build-info";
 import { CliError, usageError } from "./cli-errors";
@@ -38,6 +39,15 @@ export async function benchmarkOrFail<T>(load: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof BenchmarkError) throw new CliError(err.message, 2);
     throw err;
+  }
+}
+
+/** The process's storage and cache from the environment; a wrong setting is a usage error (exit 2). */
+export function storageOrFail(env: NodeJS.ProcessEnv = process.env): HostedStorage {
+  try {
+    return hostedStorageFromEnv(env);
+  } catch (err) {
+    throw err instanceof StorageSettingsError ? usageError(err.message) : err;
   }
 }
 

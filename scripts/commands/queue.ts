@@ -1,18 +1,22 @@
 /**
  * `submit <bundle> --benchmark <dir>`: registers the benchmark and ingests a local bundle
  * (validated, then queued for scoring). `worker`: scores queued jobs; a job of a worker that
- * died resumes. Both use the database in AGENTBOARD_DB (or --db).
+ * died resumes. Both use the database the environment names (AGENTBOARD_DATABASE_URL, a
+ * postgres:// URL or a SQLite file, else AGENTBOARD_DB), or --db (either kind), and the storage
+ * it names (AGENTBOARD_STORAGE_URL…, lib/submissions/storage-settings.ts): `submit` stores the
+ * bundle and the benchmark's files there, so a worker on another host can score them.
  */
 import path from "node:path";
-import { openDatabase } from "../../db/client";
+import { closeDatabase, connectDatabase } from "../../db/client";
 import { registerBenchmark } from "../../lib/submissions/benchmarks";
 import { ingestBundle } from "../../lib/submissions/ingest";
+import { DEFAULT_HEARTBEAT_MS } from "../../lib/submissions/score-job";
 import { createScoringDeps } from "../../lib/submissions/scoring-deps";
-import { runWorker } from "../../lib/submissions/worker";
+import { DEFAULT_STALE_MS, MAX_CONCURRENCY, runWorker } from "../../lib/submissions/worker";
 import { agentboardVersion } from "./build-info";
 import { usageError } from "./cli-errors";
 import { judgeSettingsOrFail } from "./judge-options";
-import { benchmarkOrFail, bundleOrFail, replayModeOf } from "./load";
+import { benchmarkOrFail, bundleOrFail, replayModeOf, storageOrFail } from "./load";
 import { githubIntake, startGitHubPass } from "./github";
 
 export interface SubmitFlags {
@@ -24,11 +28,33 @@ export interface SubmitFlags {
   replay?: string;
 }
 
+function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(Number.isSafeInteger(n) && n > 0)) throw usageError(`${name} must be a positive whole number of milliseconds, got "${raw}"`);
+  return n;
+}
+
+/**
+ * The lease timing (a fault test shortens it): AGENTBOARD_WORKER_STALE_MS, after which a job
+ * without a heartbeat is taken over (default DEFAULT_STALE_MS, 2 min), and
+ * AGENTBOARD_HEARTBEAT_MS, how often a running job renews it (default DEFAULT_HEARTBEAT_MS,
+ * 30 s); the heartbeat must come more often than the lease goes stale.
+ */
+export function leaseTimingOrFail(env: NodeJS.ProcessEnv = process.env): { staleMs: number; heartbeatMs: number } {
+  const staleMs = positiveMs(env, "AGENTBOARD_WORKER_STALE_MS", DEFAULT_STALE_MS);
+  const heartbeatMs = positiveMs(env, "AGENTBOARD_HEARTBEAT_MS", DEFAULT_HEARTBEAT_MS);
+  if (heartbeatMs >= staleMs) throw usageError(`AGENTBOARD_HEARTBEAT_MS (${heartbeatMs}) must be less than AGENTBOARD_WORKER_STALE_MS (${staleMs}): a running job would look abandoned between heartbeats`);
+  return { staleMs, heartbeatMs };
+}
+
 export async function submitCommand(bundle: string, flags: SubmitFlags): Promise<number> {
   await bundleOrFail(bundle);
-  const db = openDatabase(flags.db);
+  const storage = storageOrFail();
+  const db = await connectDatabase(flags.db);
   try {
-    const { versionId, benchmark } = await benchmarkOrFail(() => registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date() }));
+    const { versionId, benchmark } = await benchmarkOrFail(() => registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date(), storage }));
     const judge = flags.judge || flags.judgeModel ? judgeSettingsOrFail({ flags, env: process.env, config: benchmark.spec.judge }) : undefined;
     if (judge?.kind === "verdicts") throw usageError("a submission is judged by rules or openai; the verdicts judge re-scores a run (agentboard verify)");
     const run = {
@@ -36,12 +62,12 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
       ...(judge?.model ? { judgeModel: judge.model } : {}),
       ...(flags.replay ? { replayMode: replayModeOf(flags.replay, benchmark.spec) } : {}),
     };
-    const out = await ingestBundle(db, { versionId, bundlePath: path.resolve(bundle), source: "local", sourceRef: path.resolve(bundle), actor: "cli", run, ...(flags.agent ? { metadata: { agentName: flags.agent } } : {}) }, () => new Date());
+    const out = await ingestBundle(db, { versionId, bundlePath: path.resolve(bundle), source: "local", sourceRef: path.resolve(bundle), actor: "cli", run, storage, ...(flags.agent ? { metadata: { agentName: flags.agent } } : {}) }, () => new Date());
     process.stdout.write(`${JSON.stringify(out)}\n`);
     process.stderr.write(submitNextSteps(out, { bundle, benchmark: flags.benchmark, db: flags.db, publicUrl: process.env.AGENTBOARD_PUBLIC_URL }));
     return out.state === "invalid" ? 1 : 0;
   } finally {
-    db.$client.close();
+    await closeDatabase(db);
   }
 }
 
@@ -69,30 +95,45 @@ function submitNextSteps(out: { submissionId: number; created: boolean; state: s
 export interface WorkerFlags {
   db?: string;
   untilIdle?: boolean;
+  /** Jobs scored at once in this process (1 to MAX_CONCURRENCY; default 1). */
+  concurrency?: number;
+}
+
+/** `--concurrency`: a whole number of jobs from 1 to MAX_CONCURRENCY. */
+export function concurrencyOrFail(value: number | string | undefined): number {
+  if (value === undefined) return 1;
+  const n = typeof value === "number" ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) throw usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY} (got ${String(value)})`);
+  return n;
 }
 
 export async function workerCommand(flags: WorkerFlags): Promise<number> {
-  const db = openDatabase(flags.db);
+  const concurrency = concurrencyOrFail(flags.concurrency);
+  const storage = storageOrFail();
+  const { staleMs, heartbeatMs } = leaseTimingOrFail();
+  // Two worker "machines" on one host (a fault test) need ids that are not this host's pids.
+  const workerId = process.env.AGENTBOARD_WORKER_ID?.trim() || undefined;
+  const db = await connectDatabase(flags.db);
   // SIGTERM/SIGINT stop the judge's waits and requests at once; the job in hand goes back to the queue.
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
   process.once("SIGTERM", () => stop.abort());
-  const deps = createScoringDeps(db, { env: process.env, signal: stop.signal, agentboard: agentboardVersion() });
+  const deps = createScoringDeps(db, { env: process.env, signal: stop.signal, agentboard: agentboardVersion(), storage, heartbeatMs });
   const log = (l: string) => process.stderr.write(`${l}\n`);
   // With GitHub configured (and a repository), the worker also does the webhook's work: stored
   // deliveries are downloaded, validated and answered here, never in the web process, and
   // submission issues follow the scoring as it goes.
-  const github = await githubIntake(db, log, { signal: stop.signal }).catch(() => null);
+  const github = await githubIntake(db, log, { signal: stop.signal, storage }).catch(() => null);
   const pass = github?.repo ? startGitHubPass(github.intake, github.repo, { deliveryMs: github.intake.settings.deliveryPollMs, syncMs: github.intake.settings.statusSyncMs, log }) : null;
   try {
     // Deliveries waiting already become jobs before an --until-idle worker looks at the queue.
     await pass?.deliveries();
-    const n = await runWorker(db, deps, { untilIdle: flags.untilIdle ?? false, signal: stop.signal, log });
+    const n = await runWorker(db, deps, { untilIdle: flags.untilIdle ?? false, signal: stop.signal, log, concurrency, staleMs, ...(workerId ? { workerId } : {}) });
     process.stderr.write(`worker stopped after ${n} job(s)\n`);
     return 0;
   } finally {
     await pass?.stop();
     await deps.close();
-    db.$client.close();
+    await closeDatabase(db);
   }
 }

@@ -22,6 +22,7 @@ import { compareRuns, DIFFERENCE_KINDS, type DifferenceKind, type VerifyInput, t
 import { renderReportMarkdown } from "../../lib/validate/report";
 import { agentboardVersion } from "./build-info";
 import { CliError, usageError } from "./cli-errors";
+import { databaseName } from "./db-url";
 import { graderOrFail } from "./judge-options";
 import { bundleOrFail, loadBenchmarkOrFail } from "./load";
 import { createProgress } from "./progress";
@@ -106,27 +107,32 @@ function manifestOrFail(value: unknown, where: string): RunManifest {
 
 const noManifest = (what: string) => usageError(`${what} has no manifest (scored before manifests were recorded): rescore it first`);
 
-async function fromDatabase(id: number, dbFile: string | undefined): Promise<Recorded> {
+async function fromDatabase(id: number, dbUrl: string | undefined): Promise<Recorded> {
   // The database and its queries are loaded only for this form.
-  const [{ openDatabase }, { getRunManifest, getRunVerdicts }] = await Promise.all([import("../../db/client"), import("../../lib/queries/run-verdicts")]);
-  const db = openDatabase(dbFile);
+  const [{ closeDatabase, connectDatabase }, { submissions }, { eq }, { getRunManifest, getRunVerdicts }] = await Promise.all([
+    import("../../db/client"),
+    import("../../db/schema"),
+    import("drizzle-orm"),
+    import("../../lib/queries/run-verdicts"),
+  ]);
+  const db = await connectDatabase(dbUrl);
   try {
-    const manifest = getRunManifest(db, id);
+    const manifest = await getRunManifest(db, id);
     if (!manifest) {
-      const exists = db.$client.prepare("SELECT 1 FROM submissions WHERE id = ?").get(id);
-      throw exists ? noManifest(`entry ${id}`) : usageError(`no entry ${id} in the database ${dbFile ?? process.env.AGENTBOARD_DB ?? ".agentboard/agentboard.db"}`);
+      const [exists] = await db.select({ id: submissions.id }).from(submissions).where(eq(submissions.id, id)).limit(1);
+      throw exists ? noManifest(`entry ${id}`) : usageError(`no entry ${id} in the database ${databaseName(dbUrl)}`);
     }
     const pages: VerdictExport[] = [];
     // The database's owner sees everything: the private half is in.
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const v = getRunVerdicts(db, id, { page, includePrivate: true });
+      const v = await getRunVerdicts(db, id, { page, includePrivate: true });
       if (!v) break;
       pages.push(v);
       if (page >= v.page.pages) break;
     }
     return recordedFrom(`entry ${id} (local database)`, manifest, mergeVerdictPages(pages));
   } finally {
-    db.$client.close();
+    await closeDatabase(db);
   }
 }
 

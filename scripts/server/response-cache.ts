@@ -53,7 +53,7 @@ export interface ResponseCacheOptions {
   /** Where the app itself listens, for renders on a miss. */
   origin: string;
   /** The current data version; a change empties the cache's view of every URL. */
-  version: () => string;
+  version: () => string | Promise<string>;
   limits?: CacheLimits;
   /** Renders a URL on a miss (default: a request to `origin`); tests pass their own. */
   render?: (key: string, headers: Record<string, string>) => Promise<Response | null>;
@@ -190,7 +190,7 @@ export function createResponseCache(opts: ResponseCacheOptions): ResponseCache {
       const url = new URL(req.url ?? "/", opts.origin);
       if (!cacheable(req, url, passToken, passHeader)) return false;
       const key = `${url.pathname}${url.search}`;
-      const version = opts.version();
+      const version = await opts.version();
       let entry: Cached | null | undefined = lookup(key);
       if (!entry || entry.version !== version) {
         let p = pending.get(key);

@@ -23,7 +23,7 @@ const app = next({ dev: false, hostname, port, dir: process.cwd() });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const cache = createResponseCache({ origin: `http://${hostname}:${port}`, version: () => dataVersion(pageDb()), limits: cacheLimitsFromEnv(process.env) });
+const cache = createResponseCache({ origin: `http://${hostname}:${port}`, version: async () => dataVersion(await pageDb()), limits: cacheLimitsFromEnv(process.env) });
 const SECURITY_HEADERS = securityHeaders();
 
 const server = createServer((req, res) => {

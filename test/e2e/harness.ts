@@ -1,18 +1,19 @@
 /**
- * The browser tests' world: a fresh database with the entries of both demos, the production build
- * served by `next start` on a free port, and Debian chromium driven by playwright-core.
+ * The browser tests' world: a fresh database (SQLite, or Postgres when the test command started
+ * a cluster) with the entries of both demos, the production build served on a free port, and
+ * Debian chromium driven by playwright-core.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { openDatabase, type Db } from "@/db/client";
+import { closeDatabase, connectDatabase, type Db } from "@/db/client";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
 import type { ScoringDeps } from "@/lib/submissions/score-job";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
+import { freshDatabase, type Engine } from "../helpers/engines";
 
 export const repo = path.resolve(import.meta.dirname, "../..");
 export const artifacts = path.join(repo, "test-artifacts/screenshots");
@@ -30,7 +31,11 @@ export async function freePort(): Promise<number> {
 
 export interface App {
   url: string;
+  /** Where the server's database is: a SQLite file, or a postgres:// URL (what seedDatabase and connectDatabase take). */
   dbFile: string;
+  engine: Engine;
+  /** A handle on the server's database, for a test's own reads and writes (open until stop). */
+  db: Db;
   stop(): Promise<void>;
 }
 
@@ -40,40 +45,43 @@ export async function loadDemos(db: Db, deps: ScoringDeps): Promise<void> {
   await loadDemoEntries(db, NVIDIA_DEMO_DIR, deps, undefined, { isDefault: false });
 }
 
-/** Opens a test database with its scoring deps, runs `fill`, and closes both whatever happens. */
+/** Opens a test database (a SQLite file or a postgres:// URL) with its scoring deps, runs `fill`, and closes both whatever happens. */
 export async function seedDatabase(dbFile: string, fill: (db: Db, deps: ScoringDeps) => Promise<void>): Promise<void> {
-  const db = openDatabase(dbFile);
+  const db = await connectDatabase(dbFile);
   const deps = createScoringDeps(db);
   try {
     await fill(db, deps);
   } finally {
     await deps.close();
-    db.$client.close();
+    await closeDatabase(db);
   }
 }
 
-/** Loads the demo entries into a new database and serves the production build on it. */
-export async function startApp(seed?: (dbFile: string) => Promise<void>, env: Record<string, string> = {}): Promise<App> {
+/** Loads the demo entries (or `seed`'s) into a new database of `engine` and serves the production build on it. */
+export async function startApp(seed?: (dbFile: string) => Promise<void>, env: Record<string, string> = {}, engine: Engine = "sqlite"): Promise<App> {
   if (!existsSync(path.join(repo, ".next/BUILD_ID"))) throw new Error("no production build: the test command runs `next build` first");
-  const dir = mkdtempSync(path.join(tmpdir(), "agentboard-e2e-"));
-  const dbFile = path.join(dir, "e2e.db");
-  await (seed ? seed(dbFile) : seedDatabase(dbFile, loadDemos));
-  const port = await freePort();
-  const server = spawnServer({ port, cwd: repo, env: { ...env, AGENTBOARD_DB: dbFile }, detached: true });
-  const url = `http://127.0.0.1:${port}`;
-  if (!(await waitForServer(url))) throw new Error(`the app did not answer on ${url}`);
-  return {
-    url,
-    dbFile,
-    async stop() {
-      try {
-        process.kill(-server.pid!, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const database = await freshDatabase(engine);
+  let server: ReturnType<typeof spawnServer> | undefined;
+  const stop = async () => {
+    try {
+      if (server) process.kill(-server.pid!, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    await database.close();
   };
+  try {
+    await (seed ? seed(database.url) : seedDatabase(database.url, loadDemos));
+    const port = await freePort();
+    // The database's own settings win over the caller's and this process's (a SQLite run clears AGENTBOARD_DATABASE_URL).
+    server = spawnServer({ port, cwd: repo, env: { ...env, ...database.env }, detached: true });
+    const url = `http://127.0.0.1:${port}`;
+    if (!(await waitForServer(url))) throw new Error(`the app did not answer on ${url}`);
+    return { url, dbFile: database.url, engine, db: database.db, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
 
 export function launchBrowser(): Promise<Browser> {

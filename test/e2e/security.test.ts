@@ -8,7 +8,9 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { eq, sql } from "drizzle-orm";
+import { openDatabase, rows } from "@/db/client";
+import { submissions } from "@/db/schema";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve, restore, withdraw } from "@/lib/submissions/review";
@@ -44,11 +46,11 @@ async function seed(dbFile: string) {
     ids.hidden = await ingest(copyBundle(GOOD_BUNDLE, "hidden", "hidden-agent"));
     ids.invalid = await ingest(copyBundle(INVALID_BUNDLE, "broken"));
     await runWorker(db, deps, { untilIdle: true });
-    approve(db, ids.published, { actor: "e2e", at: new Date() });
-    withdraw(db, ids.published, { actor: "e2e", at: new Date() }, `checking the bundle at ${publishedDir}`);
+    await approve(db, ids.published, { actor: "e2e", at: new Date() });
+    await withdraw(db, ids.published, { actor: "e2e", at: new Date() }, `checking the bundle at ${publishedDir}`);
     await restore(db, ids.published, { actor: "e2e", at: new Date() }, `${publishedDir}/output/metadata.json is fine`);
-    const item = db.$client.prepare("SELECT i.capability, i.uuid FROM item_results i JOIN submissions s ON s.current_run_id = i.run_id WHERE s.id = ? LIMIT 1").get(ids.hidden) as { capability: string; uuid: string };
-    hiddenItem = `/submissions/${ids.hidden}/items/${encodeURIComponent(item.capability)}/${encodeURIComponent(item.uuid)}`;
+    const [item] = await rows<{ capability: string; uuid: string }>(db, sql`SELECT i.capability, i.uuid FROM item_results i JOIN submissions s ON s.current_run_id = i.run_id WHERE s.id = ${ids.hidden} LIMIT 1`);
+    hiddenItem = `/submissions/${ids.hidden}/items/${encodeURIComponent(item!.capability)}/${encodeURIComponent(item!.uuid)}`;
   });
 }
 
@@ -153,33 +155,26 @@ describe("the admin page", () => {
 
   it("acts on reject and withdraw only when they were confirmed, against the state they were confirmed in", async () => {
     const cookie = await signIn();
-    const stateOf = () => {
-      const db = openDatabase(app.dbFile);
-      try {
-        return (db.$client.prepare("SELECT state FROM submissions WHERE id = ?").get(ids.hidden) as { state: string }).state;
-      } finally {
-        db.$client.close();
-      }
-    };
+    const stateOf = async () => (await app.db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, ids.hidden)))[0]!.state;
     const act = (form: Record<string, string>) => post("/admin/actions", { submissionId: String(ids.hidden), ...form }, cookie);
-    expect(stateOf()).toBe("scored");
+    expect(await stateOf()).toBe("scored");
     // No confirmation: nothing happens, and the post leads to the confirmation.
     for (const form of [{ action: "withdraw" }, { action: "reject", reason: "no" }, { action: "withdraw", confirm: "" }] as Record<string, string>[]) {
       const res = await act(form);
       expect(res.status).toBe(303);
       expect(res.headers.get("location")).toBe(`/admin?confirm=${form.action}&id=${ids.hidden}#confirm`);
-      expect(stateOf()).toBe("scored");
+      expect(await stateOf()).toBe("scored");
     }
     const page = await (await get(`/admin?confirm=withdraw&id=${ids.hidden}`, cookie)).text();
     expect(page).toMatch(/<section id="confirm"[^]*hidden-agent[^]*You can restore it/);
     // Confirmed against another state than the entry's (it moved on meanwhile): refused.
     expect((await act({ action: "withdraw", confirm: "published" })).headers.get("location")).toBe("/admin?error=changed");
-    expect(stateOf()).toBe("scored");
+    expect(await stateOf()).toBe("scored");
     // Confirmed: done, and restored again (restore needs no confirmation: it takes nothing away).
     expect((await act({ action: "withdraw", confirm: "scored", reason: "checking" })).headers.get("location")).toContain("done=withdraw");
-    expect(stateOf()).toBe("withdrawn");
+    expect(await stateOf()).toBe("withdrawn");
     expect((await act({ action: "restore" })).headers.get("location")).toContain("done=restore");
-    expect(stateOf()).toBe("scored");
+    expect(await stateOf()).toBe("scored");
   });
 
   it("ends the session on sign-out: the old cookie signs no one in afterwards", async () => {

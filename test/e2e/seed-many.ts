@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { openDatabase } from "@/db/client";
+import { closeDatabase, connectDatabase } from "@/db/client";
 import { submissions } from "@/db/schema";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
@@ -25,7 +25,7 @@ export async function seedMany(dbFile: string, dir: string, n: number): Promise<
   writeFileSync(path.join(bench, "benchmark.yaml"), 'slug: many\ntitle: Many entries\nversion: "1"\ncapabilities:\n  - { id: tool_selection, label: Tool selection, directory: capability_2_dashboard_apis }\n');
   const gt = ["a", "b"].map((u, i) => ({ ...record(u, String(i + 1), [{ name: `get_${u}`, arguments: {} }], [[[i + 1]]]), additional_instructions: "" }));
   writeFileSync(path.join(bench, "groundtruth/capability_2_dashboard_apis/d.json"), JSON.stringify(gt));
-  const db = openDatabase(dbFile);
+  const db = await connectDatabase(dbFile);
   const { versionId } = await registerBenchmark(db, bench, { isDefault: true, now: new Date() });
   for (let i = 0; i < n; i++) {
     const bundle = path.join(dir, "bundles", String(i));
@@ -39,8 +39,8 @@ export async function seedMany(dbFile: string, dir: string, n: number): Promise<
   const deps = createScoringDeps(db);
   await runWorker(db, deps, { untilIdle: true });
   await deps.close();
-  const scored = db.select({ id: submissions.id }).from(submissions).where(eq(submissions.state, "scored")).all();
-  for (const { id } of scored) approve(db, id, { actor: "seed", at: new Date() });
-  db.$client.close();
+  const scored = await db.select({ id: submissions.id }).from(submissions).where(eq(submissions.state, "scored"));
+  for (const { id } of scored) await approve(db, id, { actor: "seed", at: new Date() });
+  await closeDatabase(db);
   return scored.length;
 }

@@ -7,8 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { submissions } from "@/db/schema";
 import type { RunManifest } from "@/lib/scoring/manifest";
 import type { VerdictExport } from "@/lib/scoring/verdict-export";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
@@ -28,7 +30,8 @@ const ids = { strong: 0, hidden: 0 };
 async function seed(dbFile: string) {
   await seedDatabase(dbFile, async (db, deps) => {
     await loadDemoEntries(db, DEMO_DIR, deps);
-    ids.strong = (db.$client.prepare("SELECT id FROM submissions WHERE agent_name = 'strong-agent'").get() as { id: number }).id;
+    const [strong] = await db.select({ id: submissions.id }).from(submissions).where(eq(submissions.agentName, "strong-agent"));
+    ids.strong = strong!.id;
     const { versionId } = await registerBenchmark(db, MINI_BENCHMARK, { now: new Date() });
     const bundle = renamedGoodBundle(path.join(work, "hidden"), "hidden-agent");
     ids.hidden = (await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, () => new Date())).submissionId;

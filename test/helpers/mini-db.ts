@@ -1,13 +1,15 @@
 /**
- * A fresh in-memory database (committed migrations) with the mini benchmark registered before
- * each test of the calling file, and a scratch folder for bundle copies removed after it.
+ * A fresh database (committed migrations) with the mini benchmark registered before each test
+ * of the calling file, and a scratch folder for bundle copies removed after it. SQLite by
+ * default (in memory); pass an engine to run on that engine (test/helpers/engines.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeEach } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
+import { afterAll, afterEach, beforeEach } from "vitest";
+import { closeDatabase, openDatabase, type Db } from "@/db/client";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
+import { freshDatabase, type Engine } from "./engines";
 import { MINI_BENCHMARK } from "./mini-fixtures";
 
 export interface MiniDb {
@@ -17,14 +19,24 @@ export interface MiniDb {
   scratch(name: string): string;
 }
 
-export function useMiniDb(now: () => Date): MiniDb {
+export function useMiniDb(now: () => Date, engine: Engine = "sqlite"): MiniDb {
   const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-mini-"));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
   let n = 0;
+  let close: () => Promise<void> = async () => {};
   const state: MiniDb = { db: undefined as unknown as Db, versionId: 0, scratch: (name) => path.join(tmp, `${name}-${n++}`) };
   beforeEach(async () => {
-    state.db = openDatabase(":memory:");
+    if (engine === "sqlite") {
+      const db = openDatabase(":memory:");
+      state.db = db;
+      close = () => closeDatabase(db);
+    } else {
+      const t = await freshDatabase(engine);
+      state.db = t.db;
+      close = t.close;
+    }
     state.versionId = (await registerBenchmark(state.db, MINI_BENCHMARK, { isDefault: true, now: now() })).versionId;
   });
+  afterEach(() => close());
   return state;
 }

@@ -3,8 +3,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { AGENTBOARD } from "../helpers/run-cli";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { submissions } from "@/db/schema";
+import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
+import { AGENTBOARD, runCli } from "../helpers/run-cli";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const benchmark = "test/fixtures/mini-benchmark";
@@ -164,9 +167,9 @@ describe("agentboard command line", () => {
     expect(direct.stdout).toContain("--no-cache");
   });
 
-  it("loads only what a command needs: --help, --version and validate never load the MCP SDK, octokit, drizzle, the database or next", () => {
+  it("loads only what a command needs: --help, --version and validate never load the MCP SDK, octokit, drizzle, the database (SQLite or Postgres) or next", () => {
     const build = JSON.parse(readFileSync(path.join(repo, "dist/cli/build.json"), "utf8")) as { chunks: Record<string, string[]> };
-    const heavy = ["@modelcontextprotocol/sdk", "octokit", "@octokit/core", "drizzle-orm", "better-sqlite3", "next"];
+    const heavy = ["@modelcontextprotocol/sdk", "octokit", "@octokit/core", "drizzle-orm", "better-sqlite3", "pg", "next"];
     const loaded = (...args: string[]) => {
       const trace = path.join(work, `loads-${args[0]}.txt`);
       const r = spawnSync(process.execPath, ["--import", path.join(repo, "test/helpers/trace-loads.mjs"), ...AGENTBOARD, ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, AGENTBOARD_TRACE_LOADS: trace } });
@@ -197,5 +200,29 @@ describe("agentboard command line", () => {
     const bad = cli("submit", invalid, "--benchmark", benchmark, "--db", db);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`npx agentboard validate ${invalid} --benchmark ${benchmark}`);
+  });
+});
+
+describe.skipIf(!ENGINES.includes("postgres"))("agentboard on Postgres (AGENTBOARD_DATABASE_URL)", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await freshDatabase("postgres");
+  });
+  afterAll(async () => t?.close());
+
+  it("submit queues, worker --until-idle scores it, verify re-derives it from the database", async () => {
+    const submitted = await runCli(["submit", good, "--benchmark", benchmark], t.env);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const { submissionId, state } = JSON.parse(submitted.stdout) as { submissionId: number; state: string };
+    expect(state).toBe("queued");
+    const worker = await runCli(["worker", "--until-idle", "--concurrency", "2"], t.env);
+    expect(worker.code, worker.stderr).toBe(0);
+    expect(worker.stderr).toContain("worker stopped after 1 job(s)");
+    const [row] = await t.db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, submissionId));
+    expect(row?.state).toBe("scored");
+    // --db takes the URL as well as the environment does.
+    const verified = await runCli(["verify", String(submissionId), "--db", t.url, "--bundle", good, "--benchmark", benchmark, "--quiet"], { AGENTBOARD_DATABASE_URL: "" });
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(/^IDENTICAL: every number of entry \d+ \(local database\) was re-derived \(4 items\)/);
   });
 });

@@ -47,8 +47,8 @@ describe("the NVIDIA-style demo on the leaderboard", () => {
     }
   }, 60_000);
 
-  it("ranks the entries with one column per evaluator capability", () => {
-    const board = getLeaderboard(db, { benchmark: "demo-nvidia" })!;
+  it("ranks the entries with one column per evaluator capability", async () => {
+    const board = (await getLeaderboard(db, { benchmark: "demo-nvidia" }))!;
     expect(board.benchmark.capabilities.map((c) => `${c.id}:${c.scorer}`)).toEqual(["video_qa:qa", "tool_trajectory:trajectory", "incident_report:report"]);
     expect(board.entries.map((e) => e.agent)).toEqual(["reference-agent", "vss-baseline", "qa-only", "caption-only"]);
     for (const e of board.entries) {
@@ -65,8 +65,8 @@ describe("the NVIDIA-style demo on the leaderboard", () => {
   });
 
   it("shows evaluator results on the detail and item views, and no waterfall funnel", async () => {
-    const id = getLeaderboard(db, { benchmark: "demo-nvidia" })!.entries[0]!.id;
-    const detail = getSubmission(db, id)!;
+    const id = (await getLeaderboard(db, { benchmark: "demo-nvidia" }))!.entries[0]!.id;
+    const detail = (await getSubmission(db, id))!;
     expect(detail.funnel).toBeNull();
     expect(detail.trajectory).toEqual([]);
     expect(detail.evaluators.map((r) => [r.capability, r.scorer, r.nItems, r.nScored])).toEqual([
@@ -77,25 +77,25 @@ describe("the NVIDIA-style demo on the leaderboard", () => {
     expect(detail.evaluators[2]!.subScores.vlm_field).toBeGreaterThan(0);
     expect(detail.domains.filter((d) => d.capability === "incident_report").map((d) => d.domain)).toEqual(["loading_dock", "parking_lot"]);
 
-    const items = listItems(db, detail.run!.id, { capability: "incident_report" });
+    const items = (await listItems(db, detail.run!.id, { capability: "incident_report" }));
     expect(items.total).toBe(4);
     expect(items.facets.outcomes).toEqual(["qa", "trajectory", "report"]);
     // This demo shows its ground truth, so the evaluator's evidence is there.
     expect(detail.benchmark.showGroundTruth).toBe(true);
-    const report = getItem(db, detail.run!.id, "incident_report", items.rows[0]!.uuid, { showGroundTruth: true })!;
+    const report = (await getItem(db, detail.run!.id, "incident_report", items.rows[0]!.uuid, { showGroundTruth: true }))!;
     expect(report.stage).toBe("report");
     expect(report.evaluation).toMatchObject({ kind: "report", status: "scored", judge: "rules" });
     expect(Object.keys(report.evaluation!.details!)).toContain("sections");
     const truth = await loadItemGroundTruth(db, id, "incident_report", report.uuid);
     expect(truth?.answer).toMatchObject({ title: expect.any(String) });
 
-    const turn = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: true })!;
+    const turn = (await getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: true }))!;
     expect(turn.calls.length).toBeGreaterThan(0);
     expect(turn.evaluation?.kind).toBe("trajectory");
     // The evaluator's comparison is shown call by call, the expected side only where the ground truth is public.
     expect(turn.trajectory!.calls!.length).toBeGreaterThan(0);
     expect(turn.trajectory!.calls!.some((c) => c.call !== null && c.expected !== null)).toBe(true);
-    const closed = getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: false })!;
+    const closed = (await getItem(db, detail.run!.id, "tool_trajectory", "conv-dock_turn_2", { showGroundTruth: false }))!;
     expect(closed.trajectory!.calls!.map((c) => c.call?.name)).toEqual(turn.trajectory!.calls!.filter((c) => c.call).map((c) => c.call!.name));
     expect(closed.trajectory!.calls!.every((c) => c.expected === null)).toBe(true);
   });
@@ -134,25 +134,25 @@ describe("an LLM judge fault in an evaluator capability", () => {
     } finally {
       await deps.close();
     }
-    const detail = getSubmission(db, a.submissionId)!;
+    const detail = (await getSubmission(db, a.submissionId))!;
     expect(detail.state).toBe("error");
     expect(detail.timeline.find((t) => t.toState === "error")?.reason).toMatch(/^10 item\(s\) could not be judged or replayed/);
-    const faulty = listItems(db, detail.run!.id, { outcome: "judge_error" });
+    const faulty = (await listItems(db, detail.run!.id, { outcome: "judge_error" }));
     expect(faulty.total).toBe(10);
     expect(new Set(faulty.rows.map((r) => r.capability))).toEqual(new Set(["tool_trajectory"]));
     // The judge's failure is private detail: a private benchmark shows only that it could not judge.
-    const item = getItem(db, detail.run!.id, "tool_trajectory", faulty.rows[0]!.uuid, { showGroundTruth: true })!;
+    const item = (await getItem(db, detail.run!.id, "tool_trajectory", faulty.rows[0]!.uuid, { showGroundTruth: true }))!;
     expect(item.detail).toMatch(/HTTP 500/);
     expect(item.reason).toMatch(/no usable reply/);
-    expect(getItem(db, detail.run!.id, "tool_trajectory", faulty.rows[0]!.uuid, { showGroundTruth: false })!.detail).toBeNull();
+    expect((await getItem(db, detail.run!.id, "tool_trajectory", faulty.rows[0]!.uuid, { showGroundTruth: false }))!.detail).toBeNull();
     // The run records the judge it was scored with, never its key.
-    const run = db.select().from(scoringRuns).where(eq(scoringRuns.id, detail.run!.id)).get()!;
+    const run = (await db.select().from(scoringRuns).where(eq(scoringRuns.id, detail.run!.id)).limit(1))[0]!;
     expect(run.judge).toEqual({ id: "openai:grader", kind: "openai", model: "grader", baseUrl: fake.baseUrl, concurrency: 16 });
     expect(JSON.stringify(run)).not.toContain("sk-test-secret");
-    const qa = listItems(db, detail.run!.id, { capability: "video_qa" });
+    const qa = (await listItems(db, detail.run!.id, { capability: "video_qa" }));
     expect(qa.rows.every((r) => r.status === "scored" && r.score === 0.5)).toBe(true);
-    expect(listItems(db, detail.run!.id, { capability: "incident_report" }).rows.every((r) => r.status === "missing")).toBe(true);
-    expect(getLeaderboard(db)!.entries).toEqual([]);
+    expect((await listItems(db, detail.run!.id, { capability: "incident_report" })).rows.every((r) => r.status === "missing")).toBe(true);
+    expect((await getLeaderboard(db))!.entries).toEqual([]);
   }, 60_000);
 });
 
@@ -195,16 +195,16 @@ describe("the worker's judge from the one factory", () => {
     expect(fake.maxInFlight).toBeLessThanOrEqual(2);
     expect(sleeps).toEqual([]);
 
-    const detail = getSubmission(db, a.submissionId)!;
+    const detail = (await getSubmission(db, a.submissionId))!;
     expect(detail.run!.status).toBe("completed");
     expect(detail.state).toBe("scored");
-    expect(listItems(db, detail.run!.id, { outcome: "judge_error" }).total).toBe(0);
+    expect((await listItems(db, detail.run!.id, { outcome: "judge_error" })).total).toBe(0);
     for (const capability of ["video_qa", "tool_trajectory"]) {
-      const rows = listItems(db, detail.run!.id, { capability }).rows;
+      const rows = (await listItems(db, detail.run!.id, { capability })).rows;
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((r) => r.status === "scored" && r.score === 0.75), capability).toBe(true);
     }
-    const run = db.select().from(scoringRuns).where(eq(scoringRuns.id, detail.run!.id)).get()!;
+    const run = (await db.select().from(scoringRuns).where(eq(scoringRuns.id, detail.run!.id)).limit(1))[0]!;
     expect(run.judge).toEqual({ id: "openai:m", kind: "openai", model: "m", baseUrl: fake.baseUrl, concurrency: 2 });
     expect(JSON.stringify(run)).not.toContain("sk-test-secret");
   }, 60_000);

@@ -57,8 +57,8 @@ describe.each([
     if (dir !== DEMO_DIR) rmSync(path.dirname(dir), { recursive: true, force: true });
   });
 
-  it("scans every failed item's page data, the entry's API body, the item list (question, answer, reason) and the CSV", () => {
-    const board = getLeaderboard(db, { benchmark: slug })!;
+  it("scans every failed item's page data, the entry's API body, the item list (question, answer, reason) and the CSV", async () => {
+    const board = (await getLeaderboard(db, { benchmark: slug }))!;
     const csv = leaderboardCsv(board.benchmark.capabilities, board.entries, { columns: columnIds(board.benchmark.capabilities.map((c) => c.id)) });
     let scanned = 0;
     let leaksWhenPublic = 0;
@@ -66,18 +66,18 @@ describe.each([
     let callLeaksWhenPublic = 0;
     let detailsWhenPublic = 0;
     for (const entry of board.entries) {
-      const detail = getSubmission(db, entry.id)!;
+      const detail = (await getSubmission(db, entry.id))!;
       const runId = detail.run!.id;
       const entryBody = JSON.stringify(detail);
       // The item table as the entry page reads it: every row, lost points or not, with its question, answer and reason.
-      const page = listItems(db, runId, { pageSize: 300 }, { showGroundTruth: false });
+      const page = (await listItems(db, runId, { pageSize: 300 }, { showGroundTruth: false }));
       expect(page.rows.every((r) => r.detail === null)).toBe(true);
       const listBody = JSON.stringify(page);
       // Questions and the agent's answers are public for every row: a value one item's answer holds is no leak in another's row.
       const listPublic = JSON.stringify(page.rows.map((r) => [r.question, r.answer]));
       for (const row of page.rows) {
         if (row.score >= 1 && row.status === "scored") continue;
-        const item = getItem(db, runId, row.capability, row.uuid, { showGroundTruth: false })!;
+        const item = (await getItem(db, runId, row.capability, row.uuid, { showGroundTruth: false }))!;
         const body = JSON.stringify(item);
         // What the submitter wrote about the agent is public too.
         const about = JSON.stringify([detail.agent, detail.description, detail.models, detail.maintainer]);
@@ -95,15 +95,15 @@ describe.each([
           const callSecrets = secretsOf(benchmark, item, about, expectedCallValues(benchmark, row.capability, row.uuid));
           for (const s of callSecrets) expect(quotes(body, s), `${entry.agent} ${row.uuid} expected call: ${s}`).toBe(false);
           callsScanned += callSecrets.length;
-          const openItem = JSON.stringify(getItem(db, runId, row.capability, row.uuid, { showGroundTruth: true })!.trajectory);
+          const openItem = JSON.stringify((await getItem(db, runId, row.capability, row.uuid, { showGroundTruth: true }))!.trajectory);
           if (callSecrets.some((s) => quotes(openItem, s))) callLeaksWhenPublic++;
         }
         scanned++;
-        const open = JSON.stringify(getItem(db, runId, row.capability, row.uuid, { showGroundTruth: true }));
+        const open = JSON.stringify((await getItem(db, runId, row.capability, row.uuid, { showGroundTruth: true })));
         if (secrets.some((s) => quotes(open, s))) leaksWhenPublic++;
       }
       // With the ground truth public, the table carries the private detail too: the scan above would see it.
-      detailsWhenPublic += listItems(db, runId, { pageSize: 300 }, { showGroundTruth: true }).rows.filter((r) => r.detail !== null).length;
+      detailsWhenPublic += (await listItems(db, runId, { pageSize: 300 }, { showGroundTruth: true })).rows.filter((r) => r.detail !== null).length;
     }
     expect(scanned).toBeGreaterThan(10);
     // The private detail does carry the references: the scan above is not vacuous.

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { githubIssues, submissions } from "@/db/schema";
 import { getReviewQueue } from "@/lib/queries/activity";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
@@ -21,6 +21,7 @@ import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
 import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
 import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
+import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
 import { zipFolder } from "../helpers/zip-writer";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -34,88 +35,93 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let clock = 0;
 const now = () => new Date(Date.UTC(2026, 10, 23) + clock++ * 1000);
 const repo = { owner: "bench-org", repo: "bench" };
-let db: Db;
-let gh: FakeGitHubServer;
-let files: FakeFileServer;
+describe.each(ENGINES)("on %s", (engine) => {
+  let t: TestDatabase;
+  let db: Db;
+  let gh: FakeGitHubServer;
+  let files: FakeFileServer;
 
-async function intake(env: Record<string, string> = {}): Promise<GitHubIntake> {
-  const settings = {
-    ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: "bench-org/bench", BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_PUBLIC_URL: "https://board.example", ...env }),
-    bundleDir: path.join(tmp, `bundles-${clock}`),
-  };
-  return createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false } });
-}
+  async function intake(env: Record<string, string> = {}): Promise<GitHubIntake> {
+    const settings = {
+      ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: "bench-org/bench", BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_PUBLIC_URL: "https://board.example", ...env }),
+      bundleDir: path.join(tmp, `bundles-${clock}`),
+    };
+    return createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false } });
+  }
 
-beforeEach(async () => {
-  db = openDatabase(":memory:");
-  await registerBenchmark(db, mini, { isDefault: true, now: now() });
-  gh = await startFakeGitHubServer();
-  files = await startFakeFileServer();
-  files.serve("/agent.zip", zipFolder(good));
-});
-
-afterEach(async () => {
-  await gh.close();
-  await files.close();
-});
-
-const statusComments = (issue: number) => gh.comments(issue).filter((c) => c.body.startsWith(STATUS_MARKER));
-
-describe("an issue written with VAKRA's template", () => {
-  it("is read, its loopback link refused with the reason in one comment, and a second pass changes nothing", async () => {
-    const ctx = await intake(); // loopback downloads not enabled, as in production
-    const issue = gh.addIssue({ title: "[Agent Submission]: harbor-react-agent", body: body(files.url("/agent.zip")), labels: ["agent-submission"], user: "harbor" });
-
-    const first = await pollRepository(ctx, repo);
-    expect(first).toMatchObject({ issues: 1, changed: 1 });
-    const comments = statusComments(issue.number);
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain("ZIP link");
-    expect(comments[0]!.body).toMatch(/https/); // what was expected of the link
-    expect(comments[0]!.body).not.toContain("Waiting for a valid submission form");
-    expect(comments[0]!.body).not.toContain(CONTACT);
-    expect(files.requests).toHaveLength(0); // refused before any request
-    const row = db.select().from(githubIssues).get()!;
-    expect(row.problem).toMatch(/^ZIP link: the bundle could not be downloaded/);
-    expect(gh.labels(issue.number)).toContain("agent-submission");
-
-    const writes = () => gh.requests.filter((r) => r.method !== "GET").length;
-    const before = writes();
-    const labels = gh.labels(issue.number);
-    const again = await pollRepository(ctx, repo);
-    expect(again).toMatchObject({ changed: 0, synced: 0 });
-    expect(writes()).toBe(before);
-    expect(gh.labels(issue.number)).toEqual(labels);
-    expect(statusComments(issue.number).map((c) => c.body)).toEqual(comments.map((c) => c.body));
+  beforeEach(async () => {
+    t = await freshDatabase(engine);
+    db = t.db;
+    await registerBenchmark(db, mini, { isDefault: true, now: now() });
+    gh = await startFakeGitHubServer();
+    files = await startFakeFileServer();
+    files.serve("/agent.zip", zipFolder(good));
   });
 
-  it("is ignored when GITHUB_SUBMISSION_LABELS leaves its label out", async () => {
-    const ctx = await intake({ GITHUB_SUBMISSION_LABELS: "leaderboard-submission" });
-    gh.addIssue({ body: body(files.url("/agent.zip")), labels: ["agent-submission"] });
-    expect(await pollRepository(ctx, repo)).toMatchObject({ issues: 0, changed: 0 });
-    expect(gh.requests.filter((r) => r.method !== "GET")).toHaveLength(0);
+  afterEach(async () => {
+    await gh.close();
+    await files.close();
+    await t.close();
   });
 
-  it("stores contact, agent type and notes for maintainers, and never shows the contact publicly", async () => {
-    const ctx = await intake({ AGENTBOARD_TEST_ALLOW_LOOPBACK: "1" });
-    const issue = gh.addIssue({ body: body(files.url("/agent.zip")), labels: ["agent-submission"], user: "harbor" });
-    await pollRepository(ctx, repo);
-    const sub = db.select().from(submissions).get()!;
-    expect(sub).toMatchObject({ agentName: "harbor-react-agent", contact: CONTACT, agentType: "Tool-using", notes: "Run with temperature 0.", models: ["gpt-4.1 / llama-405b"] });
+  const statusComments = (issue: number) => gh.comments(issue).filter((c) => c.body.startsWith(STATUS_MARKER));
 
-    const deps = createScoringDeps(db, { now });
-    try {
-      await runWorker(db, deps, { untilIdle: true });
-    } finally {
-      await deps.close();
-    }
-    await pollRepository(ctx, repo);
-    db.update(submissions).set({ state: "published" }).run();
+  describe("an issue written with VAKRA's template", () => {
+    it("is read, its loopback link refused with the reason in one comment, and a second pass changes nothing", async () => {
+      const ctx = await intake(); // loopback downloads not enabled, as in production
+      const issue = gh.addIssue({ title: "[Agent Submission]: harbor-react-agent", body: body(files.url("/agent.zip")), labels: ["agent-submission"], user: "harbor" });
 
-    const review = getReviewQueue(db).find((r) => r.id === sub.id)!;
-    expect(review).toMatchObject({ contact: CONTACT, agentType: "Tool-using", notes: "Run with temperature 0." });
-    const publicViews = [getSubmission(db, sub.id), getLeaderboard(db), gh.comments(issue.number).map((c) => c.body)];
-    for (const view of publicViews) expect(JSON.stringify(view)).not.toContain(CONTACT);
-    expect(JSON.stringify(getSubmission(db, sub.id))).toContain("harbor-react-agent");
+      const first = await pollRepository(ctx, repo);
+      expect(first).toMatchObject({ issues: 1, changed: 1 });
+      const comments = statusComments(issue.number);
+      expect(comments).toHaveLength(1);
+      expect(comments[0]!.body).toContain("ZIP link");
+      expect(comments[0]!.body).toMatch(/https/); // what was expected of the link
+      expect(comments[0]!.body).not.toContain("Waiting for a valid submission form");
+      expect(comments[0]!.body).not.toContain(CONTACT);
+      expect(files.requests).toHaveLength(0); // refused before any request
+      const [row] = await db.select().from(githubIssues);
+      expect(row!.problem).toMatch(/^ZIP link: the bundle could not be downloaded/);
+      expect(gh.labels(issue.number)).toContain("agent-submission");
+
+      const writes = () => gh.requests.filter((r) => r.method !== "GET").length;
+      const before = writes();
+      const labels = gh.labels(issue.number);
+      const again = await pollRepository(ctx, repo);
+      expect(again).toMatchObject({ changed: 0, synced: 0 });
+      expect(writes()).toBe(before);
+      expect(gh.labels(issue.number)).toEqual(labels);
+      expect(statusComments(issue.number).map((c) => c.body)).toEqual(comments.map((c) => c.body));
+    });
+
+    it("is ignored when GITHUB_SUBMISSION_LABELS leaves its label out", async () => {
+      const ctx = await intake({ GITHUB_SUBMISSION_LABELS: "leaderboard-submission" });
+      gh.addIssue({ body: body(files.url("/agent.zip")), labels: ["agent-submission"] });
+      expect(await pollRepository(ctx, repo)).toMatchObject({ issues: 0, changed: 0 });
+      expect(gh.requests.filter((r) => r.method !== "GET")).toHaveLength(0);
+    });
+
+    it("stores contact, agent type and notes for maintainers, and never shows the contact publicly", async () => {
+      const ctx = await intake({ AGENTBOARD_TEST_ALLOW_LOOPBACK: "1" });
+      const issue = gh.addIssue({ body: body(files.url("/agent.zip")), labels: ["agent-submission"], user: "harbor" });
+      await pollRepository(ctx, repo);
+      const [sub] = (await db.select().from(submissions)) as [typeof submissions.$inferSelect];
+      expect(sub).toMatchObject({ agentName: "harbor-react-agent", contact: CONTACT, agentType: "Tool-using", notes: "Run with temperature 0.", models: ["gpt-4.1 / llama-405b"] });
+
+      const deps = createScoringDeps(db, { now });
+      try {
+        await runWorker(db, deps, { untilIdle: true });
+      } finally {
+        await deps.close();
+      }
+      await pollRepository(ctx, repo);
+      await db.update(submissions).set({ state: "published" });
+
+      const review = (await getReviewQueue(db)).find((r) => r.id === sub.id)!;
+      expect(review).toMatchObject({ contact: CONTACT, agentType: "Tool-using", notes: "Run with temperature 0." });
+      const publicViews = [await getSubmission(db, sub.id), await getLeaderboard(db), gh.comments(issue.number).map((c) => c.body)];
+      for (const view of publicViews) expect(JSON.stringify(view)).not.toContain(CONTACT);
+      expect(JSON.stringify(await getSubmission(db, sub.id))).toContain("harbor-react-agent");
+    });
   });
 });

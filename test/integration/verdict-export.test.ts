@@ -49,26 +49,26 @@ async function judgedEntry(showGroundTruth: boolean): Promise<{ db: Db; id: numb
 describe("a scoring run's manifest and verdicts", () => {
   it("stores the manifest on the run and shows it with the entry", async () => {
     const { db, id } = await judgedEntry(true);
-    const manifest = getRunManifest(db, id)!;
+    const manifest = (await getRunManifest(db, id))!;
     expect(manifest).toMatchObject({ schema: "agentboard.manifest/1", agentboard: { version: "1.2.3", commit: "feedbee" }, judge: { kind: "openai", model: "judge-m", endpoint: "local" }, replay: { mode: "recorded" } });
     expect(manifest.verdicts.grades).toBeGreaterThan(0);
-    expect(getSubmission(db, id)!.manifest).toEqual(manifest);
+    expect((await getSubmission(db, id))!.manifest).toEqual(manifest);
     // Nothing in it names the judge's endpoint.
     expect(JSON.stringify(manifest)).not.toContain("127.0.0.1");
   });
 
   it("exports every item with the grades it used, in pages that add up to the run", async () => {
     const { db, id } = await judgedEntry(true);
-    const whole = getRunVerdicts(db, id)!;
+    const whole = (await getRunVerdicts(db, id))!;
     const n = whole.items.length;
-    expect(n).toBe(getRunManifest(db, id)!.verdicts.items);
+    expect(n).toBe((await getRunManifest(db, id))!.verdicts.items);
     expect(whole.page).toEqual({ number: 1, pages: 1, size: 2000, items: n });
     expect(whole.items.every((i) => i.grades.every((k) => k in whole.grades))).toBe(true);
-    expect(Object.keys(whole.grades).length).toBe(getRunManifest(db, id)!.verdicts.grades);
+    expect(Object.keys(whole.grades).length).toBe((await getRunManifest(db, id))!.verdicts.grades);
 
-    const pages = [1, 2, 3].map((page) => getRunVerdicts(db, id, { page, pageSize: 10 }));
+    const pages = await Promise.all([1, 2, 3].map((page) => getRunVerdicts(db, id, { page, pageSize: 10 })));
     expect(pages.map((p) => p?.page.pages)).toEqual([3, 3, 3]);
-    expect(getRunVerdicts(db, id, { page: 4, pageSize: 10 })).toBeNull();
+    expect((await getRunVerdicts(db, id, { page: 4, pageSize: 10 }))).toBeNull();
     const merged = mergeVerdictPages(pages.map((p) => p!));
     expect(merged.items).toEqual(whole.items);
     expect(merged.grades).toEqual(whole.grades);
@@ -76,8 +76,8 @@ describe("a scoring run's manifest and verdicts", () => {
 
   it("keeps the private half out where the benchmark keeps its ground truth private, and in where it shows it", async () => {
     const closed = await judgedEntry(false);
-    const pub = getRunVerdicts(closed.db, closed.id)!;
-    const own = getRunVerdicts(closed.db, closed.id, { includePrivate: true })!;
+    const pub = (await getRunVerdicts(closed.db, closed.id))!;
+    const own = (await getRunVerdicts(closed.db, closed.id, { includePrivate: true }))!;
     expect(pub.private).toBe(false);
     const details = Object.values(own.grades).flatMap((g) => [g.detail ?? "", ...(g.matches ?? []).map((m) => m.reasoning)]).filter(Boolean);
     expect(details).toEqual(expect.arrayContaining(["half of the reference facts", expect.stringMatching(/^no counterpart for /)]));
@@ -89,19 +89,19 @@ describe("a scoring run's manifest and verdicts", () => {
     expect(Object.values(pub.grades).some((g) => g.withheld)).toBe(true);
 
     const open = await judgedEntry(true);
-    const shown = getRunVerdicts(open.db, open.id)!;
+    const shown = (await getRunVerdicts(open.db, open.id))!;
     expect(shown.private).toBe(true);
     expect(JSON.stringify(shown)).toContain("half of the reference facts");
   });
 
   it("is served by the entry's visibility: maintainers before publication, everyone after", async () => {
     const { db, id } = await judgedEntry(true);
-    expect(getSubmission(db, id)!.state).toBe("scored");
-    expect(entryAccess(db, id, { maintainer: false })).toBeNull();
-    expect(entryAccess(db, id, { maintainer: true })).not.toBeNull();
-    approve(db, id, { actor: "maintainer:test", at: now() }, { publish: true });
-    expect(entryAccess(db, id, { maintainer: false })?.state).toBe("published");
-    expect(entryAccess(db, 9999, { maintainer: true })).toBeNull();
-    expect(getRunVerdicts(db, 9999)).toBeNull();
+    expect((await getSubmission(db, id))!.state).toBe("scored");
+    expect((await entryAccess(db, id, { maintainer: false }))).toBeNull();
+    expect((await entryAccess(db, id, { maintainer: true }))).not.toBeNull();
+    await approve(db, id, { actor: "maintainer:test", at: now() }, { publish: true });
+    expect((await entryAccess(db, id, { maintainer: false }))?.state).toBe("published");
+    expect((await entryAccess(db, 9999, { maintainer: true }))).toBeNull();
+    expect((await getRunVerdicts(db, 9999))).toBeNull();
   });
 });

@@ -1,13 +1,16 @@
 /**
  * Kill the worker mid-run (SIGKILL, servers and all), restart it, and the run completes with
- * the same results as a run that was never interrupted.
+ * the same results as a run that was never interrupted: on each engine (`--db` names a SQLite
+ * file or a Postgres database).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows, type Db } from "@/db/client";
+import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
 import { AGENTBOARD } from "../helpers/run-cli";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -30,62 +33,68 @@ const cli = (...args: string[]) => spawnSync(process.execPath, [...AGENTBOARD, .
 const worker = (db: string) => spawn(process.execPath, [...AGENTBOARD, "worker", "--db", db, "--until-idle"], { cwd: repo, detached: true, stdio: "ignore", env: { ...process.env, AGENTBOARD_JUDGE_BASE_URL: judgeUrl } });
 const exited = (p: ChildProcess) => new Promise<number | null>((resolve) => (p.exitCode !== null ? resolve(p.exitCode) : p.once("exit", (code) => resolve(code))));
 
-function snapshot(file: string) {
-  const db = new Database(file, { readonly: true });
-  try {
-    return {
-      state: (db.prepare("SELECT state FROM submissions").get() as { state: string }).state,
-      run: db.prepare("SELECT status, overall_score, overall_ci_low, overall_ci_high, complete FROM scoring_runs").get(),
-      capabilities: db.prepare("SELECT capability, score, ci_low, ci_high, n_items, n_missing, n_error FROM capability_scores ORDER BY capability").all(),
-      items: db.prepare("SELECT capability, uuid, score, status, stage FROM item_results ORDER BY capability, uuid").all(),
-      jobs: db.prepare("SELECT state, attempts FROM jobs").all(),
-    };
-  } finally {
-    db.close();
-  }
+async function snapshot(db: Db) {
+  return {
+    state: (await rows<{ state: string }>(db, sql`SELECT state FROM submissions`))[0]!.state,
+    run: (await rows(db, sql`SELECT status, overall_score, overall_ci_low, overall_ci_high, complete FROM scoring_runs`))[0],
+    capabilities: await rows(db, sql`SELECT capability, score, ci_low, ci_high, n_items, n_missing, n_error FROM capability_scores ORDER BY capability`),
+    items: await rows(db, sql`SELECT capability, uuid, score, status, stage FROM item_results ORDER BY capability, uuid`),
+    jobs: await rows(db, sql`SELECT state, attempts FROM jobs`),
+  };
 }
 
-function progress(file: string): number {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare("SELECT count(*) AS n FROM item_results").get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
+const progress = async (db: Db) => Number((await rows<{ n: number }>(db, sql`SELECT count(*) AS n FROM item_results`))[0]!.n);
 
-describe("worker crash", () => {
+describe.each(ENGINES)("worker crash (%s)", (engine) => {
   it("resumes a killed run to the same results", async () => {
+    const opened: TestDatabase[] = [];
+    const fresh = async () => {
+      const t = await freshDatabase(engine);
+      opened.push(t);
+      return t;
+    };
+    try {
+      await crashAndResume(fresh);
+    } finally {
+      for (const t of opened) await t.close();
+    }
+  }, 240_000); // three full scoring runs of the demo entry over MCP replay
+});
+
+async function crashAndResume(fresh: () => Promise<TestDatabase>) {
+  {
     const submit = (db: string) => {
       const r = cli("submit", bundle, "--benchmark", "benchmarks/demo", "--db", db, "--judge", "openai", "--judge-model", "fake-judge");
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ created: true, state: "queued" });
     };
-    const reference = path.join(tmp, "reference.db");
+    const ref = await fresh();
+    const reference = ref.url;
     submit(reference);
     expect(await exited(worker(reference))).toBe(0);
-    const expected = snapshot(reference);
+    const expected = await snapshot(ref.db);
     expect(expected.state).toBe("scored");
     expect(expected.items).toHaveLength(300);
 
-    const crashed = path.join(tmp, "crashed.db");
+    const crash = await fresh();
+    const crashed = crash.url;
     submit(crashed);
     const first = worker(crashed);
     const deadline = Date.now() + 60_000;
-    while (progress(crashed) < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((await progress(crash.db)) < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     process.kill(-first.pid!, "SIGKILL"); // the worker and the tool servers it started
     await exited(first);
-    const mid = snapshot(crashed);
+    const mid = await snapshot(crash.db);
     expect(mid.state).toBe("scoring");
     expect(mid.items.length).toBeGreaterThanOrEqual(50);
     expect(mid.items.length).toBeLessThan(300);
 
     expect(await exited(worker(crashed))).toBe(0);
-    const resumed = snapshot(crashed);
+    const resumed = await snapshot(crash.db);
     expect(resumed.state).toBe("scored");
     expect(resumed.run).toEqual(expected.run);
     expect(resumed.capabilities).toEqual(expected.capabilities);
     expect(resumed.items).toEqual(expected.items);
     expect(resumed.jobs).toEqual([{ state: "done", attempts: 2 }]);
-  }, 240_000); // three full scoring runs of the demo entry over MCP replay
-});
+  }
+}

@@ -135,6 +135,13 @@ describe("one writer of the database, one speaker of GitHub", () => {
     expect(bad).toEqual([]);
   });
 
+  // The same code runs on SQLite and Postgres: the raw better-sqlite3 connection (SQLite only)
+  // stays inside db/; everything else goes through the drizzle handle and db/client.ts.
+  it("touches the raw SQLite connection ($client) only inside db/", () => {
+    const bad = source.filter((f) => !rel(f).startsWith("db/") && /\$client\b/.test(readFileSync(f, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1"))).map(rel);
+    expect(bad).toEqual([]);
+  });
+
   it("imports octokit only in lib/github, and builds its client only in connect.ts", () => {
     const octokit = source.filter((f) => !rel(f).startsWith("lib/github/") && imports(f).some((s) => /^(octokit|@octokit\/)/.test(s))).map(rel);
     expect(octokit).toEqual([]);

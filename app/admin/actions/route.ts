@@ -22,7 +22,7 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   if (!sameOrigin(request)) return new Response("cross-site request refused", { status: 403 });
-  if (!requestIsMaintainer(request)) return seeOther("/admin?error=session");
+  if (!(await requestIsMaintainer(request))) return seeOther("/admin?error=session");
   const form = await request.formData().catch(() => null);
   const id = Number(form?.get("submissionId"));
   const action = String(form?.get("action") ?? "");
@@ -31,12 +31,12 @@ export async function POST(request: Request): Promise<Response> {
   if (!Number.isInteger(id) || id <= 0) return seeOther("/admin?error=no-submission");
   const review = reviewAction(action, reason);
   if (!review) return seeOther("/admin?error=unknown-action");
-  const db = pageDb();
+  const db = await pageDb();
   // An entry with integrity flags is approved only once the maintainer has seen them.
-  if (needsConfirmation(review.name, review.name === "approve" && isFlagged(db, id))) {
+  if (needsConfirmation(review.name, review.name === "approve" && (await isFlagged(db, id)))) {
     const confirmed = String(form?.get("confirm") ?? "");
     if (!confirmed) return seeOther(confirmHref(review.name, id));
-    if (confirmed !== submissionState(db, id)) return seeOther("/admin?error=changed");
+    if (confirmed !== (await submissionState(db, id))) return seeOther("/admin?error=changed");
   }
   try {
     await applyReviewAction(db, id, review, { actor: "maintainer (admin page)", at: new Date() });

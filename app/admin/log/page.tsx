@@ -41,7 +41,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   }
   const params = await searchParams;
   const entry = parseId(firstParam(params, "entry"));
-  const log = getAuditLogPage(pageDb(), { page: parsePage(firstParam(params, "page")), pageSize: PAGE_SIZE, entry });
+  const log = await getAuditLogPage(await pageDb(), { page: parsePage(firstParam(params, "page")), pageSize: PAGE_SIZE, entry });
   return (
     <div>
       <PageHeader title={entry !== null ? `Audit log of #${entry}` : "Audit log"} lede="Every state change and run event, with who did it and why, newest first. Only maintainers see this page.">

@@ -8,13 +8,13 @@ export async function POST(request: Request): Promise<Response> {
   const token = adminToken();
   if (!token) return seeOther("/admin?error=disabled");
   const key = clientKey(request);
-  if (lockedOut(key)) return seeOther("/admin?error=locked");
+  if (await lockedOut(key)) return seeOther("/admin?error=locked");
   const given = String((await request.formData().catch(() => null))?.get("token") ?? "");
   if (!tokenMatches(given, token)) {
-    recordFailure(key);
-    return seeOther(lockedOut(key) ? "/admin?error=locked" : "/admin?error=token");
+    await recordFailure(key);
+    return seeOther((await lockedOut(key)) ? "/admin?error=locked" : "/admin?error=token");
   }
-  clearFailures(key);
+  await clearFailures(key);
   const secure = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
-  return seeOther("/admin", { "Set-Cookie": sessionCookie(createSession(token), secure) });
+  return seeOther("/admin", { "Set-Cookie": sessionCookie(await createSession(token), secure) });
 }

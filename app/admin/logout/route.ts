@@ -3,9 +3,9 @@ import { adminToken, readCookie, revokeSession, sameOrigin, seeOther, SESSION_CO
 
 export const dynamic = "force-dynamic";
 
-export function POST(request: Request): Response {
+export async function POST(request: Request): Promise<Response> {
   if (!sameOrigin(request)) return new Response("cross-site sign-out refused", { status: 403 });
-  revokeSession(readCookie(request.headers.get("cookie"), SESSION_COOKIE), adminToken());
+  await revokeSession(readCookie(request.headers.get("cookie"), SESSION_COOKIE), adminToken());
   const secure = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
   return seeOther("/admin?signedOut=1", { "Set-Cookie": sessionCookie("", secure, 0) });
 }

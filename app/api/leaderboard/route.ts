@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { applyView, columnIds, parseView } from "@/components/leaderboard/view-state";
+import type { Db } from "@/db/client";
 import { pageDb } from "@/lib/queries/db";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
 import { leaderboardCsv, leaderboardCsvHeader, leaderboardRecords } from "@/lib/queries/leaderboard-csv";
@@ -26,7 +27,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-export function GET(request: Request): Response {
+export async function GET(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const params = url.searchParams;
   const format = params.get("format") ?? "json";
@@ -34,9 +35,9 @@ export function GET(request: Request): Response {
 
   // The body and its ETag are memoised until the data changes: a request costs one lookup.
   // Only views without a free-text search (and short URLs): unique ones would only churn the memo.
-  const db = pageDb();
+  const db = await pageDb();
   const memoise = !params.has("q") && url.search.length <= 1024;
-  const built = memoise ? memoByDataVersion(db, `api-leaderboard\0${url.search}`, () => build(params, format)) : build(params, format);
+  const built = memoise ? await memoByDataVersion(db, `api-leaderboard\0${url.search}`, () => build(db, params, format)) : await build(db, params, format);
   if (!built.ok) return json(404, built.error);
   const { body, etag, contentType, fileName } = built;
   const headers = new Headers({ ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding", "Content-Type": contentType });
@@ -63,10 +64,10 @@ function publicOrigin(): string | null {
 
 type Built = { ok: true; body: Uint8Array<ArrayBuffer>; etag: string; contentType: string; fileName: string | null } | { ok: false; error: Record<string, unknown> };
 
-function build(params: URLSearchParams, format: "json" | "csv"): Built {
+async function build(db: Db, params: URLSearchParams, format: "json" | "csv"): Promise<Built> {
   const benchmark = params.get("benchmark") || undefined;
   const version = params.get("version") || undefined;
-  const board = getLeaderboard(pageDb(), { benchmark, version });
+  const board = await getLeaderboard(db, { benchmark, version });
   if (!board) return { ok: false, error: { error: "unknown benchmark or version", benchmark: benchmark ?? null, version: version ?? null } };
   const capabilities = board.benchmark.capabilities;
   const view = parseView(params, capabilities.map((c) => c.id));

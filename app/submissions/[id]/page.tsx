@@ -42,15 +42,17 @@ interface Props {
 async function load(raw: string, sp: SearchParams) {
   const id = parseId(raw);
   const maintainer = await maintainerSignedIn();
-  const access = entryAccess(pageDb(), id, { maintainer, wantsFull: firstParam(sp, "full") === "1" });
-  const detail = access && id !== null ? getSubmission(pageDb(), id, { limits: access.limits }) : null;
+  const db = await pageDb();
+  const access = await entryAccess(db, id, { maintainer, wantsFull: firstParam(sp, "full") === "1" });
+  const detail = access && id !== null ? await getSubmission(db, id, { limits: access.limits }) : null;
   return detail && access ? { detail, access, maintainer } : null;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const id = parseId((await params).id);
-  const access = entryAccess(pageDb(), id, { maintainer: await maintainerSignedIn() });
-  const heading = access && id !== null ? submissionHeading(pageDb(), id) : null;
+  const db = await pageDb();
+  const access = await entryAccess(db, id, { maintainer: await maintainerSignedIn() });
+  const heading = access && id !== null ? await submissionHeading(db, id) : null;
   return { title: heading ? `${heading.agent} · ${heading.benchmark}` : "Entry not found", robots: heading && access?.state !== "published" ? { index: false } : undefined };
 }
 
@@ -63,7 +65,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
 
   const run = detail.run;
   const base = `/submissions/${detail.id}`;
-  const items = run ? listItems(pageDb(), run.id, filters, { showGroundTruth: detail.benchmark.showGroundTruth }) : null;
+  const items = run ? await listItems(await pageDb(), run.id, filters, { showGroundTruth: detail.benchmark.showGroundTruth }) : null;
   const capabilityLabels = Object.fromEntries(detail.capabilities.map((c) => [c.id, c.label]));
   const running = run && (run.status === "queued" || run.status === "running");
   const waiting = !run && (detail.state === "queued" || detail.state === "scoring" || detail.state === "validating" || detail.state === "received");

@@ -268,9 +268,9 @@ describe("duplicate flags and stored flags", () => {
     expect(storedFlags({ flags: [{ kind: "canary", message: "x" }, { kind: "bogus", message: "y" }, { kind: "duplicate" }, "z"] })).toEqual([{ kind: "canary", message: "x" }]);
   });
 
-  it("keep a flagged item's trial for the page, and leave it out where there is none or it is not a trial", () => {
+  it("keep a flagged item's trial for the page, and leave it out where there is none or it is not a trial", async () => {
     const items = [{ capability: "c", uuid: "a", trial: 2 }, { capability: "c", uuid: "b" }, { capability: "c", uuid: "d", trial: 0 }, { capability: "c", uuid: "e", trial: "2" }];
-    const view = readIntegrity(null as unknown as Db, { flags: [{ kind: "canary", message: "x", items }] }, parseBenchmarkSpec(HEAD), createClipper());
+    const view = await readIntegrity(null as unknown as Db, { flags: [{ kind: "canary", message: "x", items }] }, parseBenchmarkSpec(HEAD), createClipper());
     expect(view?.flags[0]?.items).toStrictEqual([{ capability: "c", uuid: "a", trial: 2 }, { capability: "c", uuid: "b" }, { capability: "c", uuid: "d" }, { capability: "c", uuid: "e" }]);
   });
 });

@@ -1,10 +1,13 @@
 /**
- * The public queue (lib/queries/queue.ts) on a real in-memory database: the submissions in
+ * The public queue (lib/queries/queue.ts) on a real database (each engine): the submissions in
  * flight in the order the worker takes them, with positions, the running one with progress and
  * an estimate only when its pace can tell; the finished ones behind a state filter.
  */
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatRemaining } from "@/app/queue/format-remaining";
 import { jobs, scoringRuns } from "@/db/schema";
 import { getFinishedPage, getInFlight, remainingMs } from "@/lib/queries/queue";
@@ -13,40 +16,52 @@ import { approve, rescore, withdraw } from "@/lib/submissions/review";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { transition } from "@/lib/submissions/transitions";
 import { claimNextJob, runWorker } from "@/lib/submissions/worker";
-import { useMiniDb } from "../../helpers/mini-db";
-import { renamedGoodBundle, tickingClock } from "../../helpers/mini-fixtures";
+import { registerBenchmark } from "@/lib/submissions/benchmarks";
+import { ENGINES, freshDatabase, type TestDatabase } from "../../helpers/engines";
+import { MINI_BENCHMARK, renamedGoodBundle, tickingClock } from "../../helpers/mini-fixtures";
 
 const now = tickingClock();
 const who = () => ({ actor: "maintainer:ada", at: now() });
-const mini = useMiniDb(now);
+const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-queue-order-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let bundles = 0;
 
-async function ingest(agent: string): Promise<number> {
-  const dir = renamedGoodBundle(mini.scratch("bundle"), agent);
-  return (await ingestBundle(mini.db, { versionId: mini.versionId, bundlePath: dir, source: "local", sourceRef: dir, actor: "cli" }, now)).submissionId;
-}
+describe.each(ENGINES)("the queue (%s)", (engine) => {
+  let t: TestDatabase;
+  let versionId: number;
+  beforeEach(async () => {
+    t = await freshDatabase(engine);
+    versionId = (await registerBenchmark(t.db, MINI_BENCHMARK, { isDefault: true, now: now() })).versionId;
+  });
+  afterEach(() => t.close());
 
-describe("the queue", () => {
+  async function ingest(agent: string): Promise<number> {
+    const dir = renamedGoodBundle(path.join(tmp, `bundle-${bundles++}`), agent);
+    return (await ingestBundle(t.db, { versionId, bundlePath: dir, source: "local", sourceRef: dir, actor: "cli" }, now)).submissionId;
+  }
+
   it("numbers waiting submissions in the worker's order, after the running one, and skips withdrawn ones", async () => {
+    const db = t.db;
     const d = await ingest("published-then-rescored");
-    const deps = createScoringDeps(mini.db, { now });
-    await runWorker(mini.db, deps, { untilIdle: true });
+    const deps = createScoringDeps(db, { now });
+    await runWorker(db, deps, { untilIdle: true });
     await deps.close();
-    approve(mini.db, d, who());
+    await approve(db, d, who());
     const a = await ingest("first");
     const b = await ingest("second");
     const e = await ingest("withdrawn-while-queued");
     const c = await ingest("third");
-    withdraw(mini.db, e, who()); // its job stays queued until the worker closes it, but it waits for nothing
-    await rescore(mini.db, d, who()); // a new run, queued after every other
+    await withdraw(db, e, who()); // its job stays queued until the worker closes it, but it waits for nothing
+    await rescore(db, d, who()); // a new run, queued after every other
 
     // The worker takes the first job (the oldest), marks the run running and scores 30 of 100 items.
-    const jobId = claimNextJob(mini.db, "w1", now())!;
-    const runId = mini.db.select().from(jobs).where(eq(jobs.id, jobId)).get()!.runId;
+    const lease = (await claimNextJob(db, "w1", now()))!;
+    const [job] = await db.select().from(jobs).where(eq(jobs.id, lease.id));
     const started = new Date(Date.UTC(2026, 10, 23, 12, 0, 0));
-    mini.db.update(scoringRuns).set({ status: "running", startedAt: started, progressDone: 30, progressTotal: 100 }).where(eq(scoringRuns.id, runId)).run();
-    transition(mini.db, a, "scoring", { actor: "worker", at: now() });
+    await db.update(scoringRuns).set({ status: "running", startedAt: started, progressDone: 30, progressTotal: 100 }).where(eq(scoringRuns.id, job!.runId));
+    await transition(db, a, "scoring", { actor: "worker", at: now() });
 
-    const queue = getInFlight(mini.db, new Date(started.getTime() + 60_000));
+    const queue = await getInFlight(db, new Date(started.getTime() + 60_000));
     expect(queue.total).toBe(4);
     expect(queue.rows.map((r) => [r.id, r.state, r.position, r.running])).toEqual([
       [a, "scoring", null, true],
@@ -57,11 +72,11 @@ describe("the queue", () => {
     expect(queue.rows[0]).toMatchObject({ agent: "first", progress: { done: 30, total: 100 }, remainingMs: 140_000 });
     expect(queue.rows.slice(1).every((r) => r.progress === null && r.remainingMs === null)).toBe(true);
 
-    const finished = getFinishedPage(mini.db);
+    const finished = await getFinishedPage(db);
     expect(finished.rows.map((r) => r.id)).toEqual([e]);
     expect(finished.byState).toMatchObject({ withdrawn: 1, queued: 3, scoring: 1 });
-    expect(getFinishedPage(mini.db, { state: "published" }).rows).toEqual([]);
-    expect(getFinishedPage(mini.db, { state: "withdrawn" }).total).toBe(1);
+    expect((await getFinishedPage(db, { state: "published" })).rows).toEqual([]);
+    expect((await getFinishedPage(db, { state: "withdrawn" })).total).toBe(1);
   });
 });
 

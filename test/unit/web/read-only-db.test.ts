@@ -1,10 +1,14 @@
-/** Pages read a database the server cannot write: read-only files, directories and connections. */
+/**
+ * Pages read a database the server cannot write: read-only files, directories and connections.
+ * SQLite only: a Postgres server decides its clients' rights itself, and pageDb opens it as given.
+ */
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/db/client";
+import { closeDatabase, openDatabase } from "@/db/client";
+import { auditLog } from "@/db/schema";
 import { isReadOnlyError, openPageDatabase } from "@/lib/queries/db";
 import { dataVersion } from "@/lib/queries/memo";
 
@@ -23,29 +27,29 @@ afterAll(() => {
 });
 
 /** A migrated database with one audit row, closed (so no -wal or -shm file is left). */
-function makeDb(dir: string): string {
+async function makeDb(dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "board.db");
   const db = openDatabase(file);
-  db.$client.prepare("INSERT INTO audit_log (at, actor, action, reason) VALUES (?, 'test', 'site:note', '')").run(Date.now());
-  db.$client.close();
+  await db.insert(auditLog).values({ at: new Date(), actor: "test", action: "site:note", reason: "" });
+  await closeDatabase(db);
   return file;
 }
 
 describe("openPageDatabase", () => {
-  it("opens read-only on request: reads work, writes are refused", () => {
-    const file = makeDb(path.join(tmp, "flag"));
+  it("opens read-only on request: reads work, writes are refused", async () => {
+    const file = await makeDb(path.join(tmp, "flag"));
     const { db, mode } = openPageDatabase(file, { readOnly: true });
     expect(mode).toBe("read-only");
-    expect(dataVersion(db)).toMatch(/^[1-9]\d*:0$/);
+    expect(await dataVersion(db)).toMatch(/^[1-9]\d*:0$/);
     let err: unknown;
     try {
-      db.$client.prepare("DELETE FROM audit_log").run();
+      await db.delete(auditLog);
     } catch (e) {
       err = e;
     }
     expect(isReadOnlyError(err)).toBe(true);
-    db.$client.close();
+    await closeDatabase(db);
   });
 
   it("knows which errors mean no write access", () => {
@@ -55,9 +59,9 @@ describe("openPageDatabase", () => {
 
   // The server process may not write the file or its directory (SQLite then cannot even make
   // the -shm file a WAL read needs). Root writes anywhere, so the child runs as nobody then.
-  it("serves a database in a directory the process cannot write", () => {
+  it("serves a database in a directory the process cannot write", async () => {
     const dir = path.join(tmp, "ro");
-    const file = makeDb(dir);
+    const file = await makeDb(dir);
     chmodSync(file, 0o444);
     chmodSync(dir, 0o555);
     chmodSync(tmp, 0o755);

@@ -63,7 +63,7 @@ export async function POST(request: Request): Promise<Response> {
   }
 
   const id = delivery.slice(0, 200);
-  if (recordDelivery(pageDb(), { id, event, payload: payload as Record<string, unknown> }, new Date()) === "duplicate") {
+  if ((await recordDelivery(await pageDb(), { id, event, payload: payload as Record<string, unknown> }, new Date())) === "duplicate") {
     return answer(200, { status: "duplicate", delivery: id });
   }
   return answer(202, { status: "queued", delivery: id });

@@ -27,9 +27,10 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const id = parseId((await params).id);
-  const maintainer = requestIsMaintainer(request);
-  const access = entryAccess(pageDb(), id, { maintainer, wantsFull: new URL(request.url).searchParams.get("full") === "1" });
-  const detail = access && id !== null ? getSubmission(pageDb(), id, { limits: access.limits }) : null;
+  const maintainer = await requestIsMaintainer(request);
+  const db = await pageDb();
+  const access = await entryAccess(db, id, { maintainer, wantsFull: new URL(request.url).searchParams.get("full") === "1" });
+  const detail = access && id !== null ? await getSubmission(db, id, { limits: access.limits }) : null;
   if (!detail || !access) {
     return Response.json({ error: "not_found", message: "no submission with this id" }, { status: 404, headers: { "Cache-Control": "no-store" } });
   }

@@ -18,12 +18,13 @@ const notFound = (message: string) => Response.json({ error: "not_found", messag
 
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const id = parseId((await params).id);
-  const access = entryAccess(pageDb(), id, { maintainer: requestIsMaintainer(request) });
+  const db = await pageDb();
+  const access = await entryAccess(db, id, { maintainer: await requestIsMaintainer(request) });
   if (!access || id === null) return notFound("no submission with this id");
   const raw = new URL(request.url).searchParams.get("page") ?? "1";
   const page = /^[1-9][0-9]{0,6}$/.test(raw) ? Number(raw) : null;
   if (page === null) return Response.json({ error: "bad_request", message: "page must be a whole number from 1" }, { status: 400, headers: { "Cache-Control": "no-store" } });
-  const verdicts = getRunVerdicts(pageDb(), id, { page });
+  const verdicts = await getRunVerdicts(db, id, { page });
   if (!verdicts) return notFound(page > 1 ? "no such page of verdicts" : "this entry has no completed scoring run");
   // What a maintainer sees of an unpublished entry stays out of shared caches.
   const cache = access.state === "published" ? "public, max-age=0, s-maxage=30, stale-while-revalidate=300" : "private, no-store";

@@ -41,8 +41,9 @@ function decode(s: string): string {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const p = await params;
   const id = parseId(p.id);
-  const access = entryAccess(pageDb(), id, { maintainer: await maintainerSignedIn() });
-  const heading = access && id !== null ? submissionHeading(pageDb(), id) : null;
+  const db = await pageDb();
+  const access = await entryAccess(db, id, { maintainer: await maintainerSignedIn() });
+  const heading = access && id !== null ? await submissionHeading(db, id) : null;
   const uuid = decode(p.uuid);
   const shown = uuid.length > 80 ? `${uuid.slice(0, 79)}…` : uuid;
   return { title: heading ? `${shown} · ${heading.agent} · ${heading.benchmark}` : "Item not found", robots: { index: false } };
@@ -63,20 +64,20 @@ export default async function ItemPage({ params, searchParams }: Props) {
   const id = parseId(p.id);
   const capability = decode(p.capability);
   const uuid = decode(p.uuid);
-  const db = pageDb();
+  const db = await pageDb();
   // Unpublished entries are for maintainers only: the public gets the same 404 as for no entry.
   const maintainer = await maintainerSignedIn();
-  const access = entryAccess(db, id, { maintainer, wantsFull: firstParam(sp, "full") === "1" });
-  const detail = access && id !== null ? getSubmission(db, id, { limits: access.limits }) : null;
+  const access = await entryAccess(db, id, { maintainer, wantsFull: firstParam(sp, "full") === "1" });
+  const detail = access && id !== null ? await getSubmission(db, id, { limits: access.limits }) : null;
   if (!access || !detail?.run) notFound();
   // The list this item was opened from (the table's filter and sort travel in the URL). In a run
   // of k trials, `trial` names the item's trial (1 when absent), and previous/next stay in it.
   const fromUrl = itemFiltersFrom(sp);
   const trials = detail.run.trials;
   const filters = trials > 1 ? { ...fromUrl, trial: fromUrl.trial ?? 1 } : fromUrl;
-  const item = getItem(db, detail.run.id, capability, uuid, { showGroundTruth: detail.benchmark.showGroundTruth, limits: access.limits, trial: filters.trial ?? 1 });
+  const item = await getItem(db, detail.run.id, capability, uuid, { showGroundTruth: detail.benchmark.showGroundTruth, limits: access.limits, trial: filters.trial ?? 1 });
   if (!item) notFound();
-  const position = itemPosition(db, detail.run.id, filters, item);
+  const position = await itemPosition(db, detail.run.id, filters, item);
   const query = itemQuery({ ...filters, page: undefined });
   const entry = `/submissions/${detail.id}`;
   const here = itemHref(detail.id, item);
