@@ -7,7 +7,8 @@
  *    processes from 2 workers on). Prints items per second and the gain over one worker
  *    beside the target (≥ 0.8 × linear at 8).
  * 2. A popular board: one 5,187-item entry scored through the real pipeline, then cloned to
- *    1,000 published entries (5.2 M item rows, each clone with its own lost items), served by
+ *    1,000 published entries (5.2 M item rows, each clone with its own lost items and its stored
+ *    results without their trace and trajectory detail, to fit the disk), served by
  *    the production server: `/` req/s (≥ 1,000), an entry page and its lost-points item list
  *    p99 (≤ 200 ms), compare of two entries (≤ 500 ms), and the database's size.
  *
@@ -44,7 +45,7 @@ const only = arg("only");
 const root = path.resolve(".agentboard/bench-hosted");
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const JUDGE_DELAY_MS = 200;
-const SUBMISSIONS = Number(arg("submissions") ?? 16);
+const SUBMISSIONS = Number(arg("submissions") ?? 48);
 const WORKER_COUNTS = [1, 2, 4, 8];
 
 let cluster: PgCluster | undefined;
@@ -131,8 +132,11 @@ async function cloneEntries(db: Db, templateSubmission: number, n: number) {
         .returning({ id: submissions.id });
       const [r] = await tx.insert(scoringRuns).values({ ...run!, id: undefined, submissionId: s!.id, createdAt: at } as typeof scoringRuns.$inferInsert).returning({ id: scoringRuns.id });
       const lost = pg ? sql`random() * 1000 < ${lossPerMille}` : sql`abs(random()) % 1000 < ${lossPerMille}`;
+      // Clones drop the bulky trace and trajectory detail from each stored result (5.1 → ~1.4 KB a
+      // row), or 5.2 M rows would not fit this machine's disk; the lists read neither.
+      const compact = pg ? sql`((result::jsonb) - 'trace' - 'trajectory')::text` : sql`json_remove(result, '$.trace', '$.trajectory')`;
       await exec(tx, sql`INSERT INTO item_results (run_id, capability, domain, uuid, trial, weight, score, status, stage, scorer, bucket, exact_passed, policy, result, fingerprint)
-        SELECT ${r!.id}, capability, domain, uuid, trial, weight, CASE WHEN ${lost} THEN 0 ELSE score END, status, stage, scorer, bucket, exact_passed, policy, result, fingerprint
+        SELECT ${r!.id}, capability, domain, uuid, trial, weight, CASE WHEN ${lost} THEN 0 ELSE score END, status, stage, scorer, bucket, exact_passed, policy, ${compact}, fingerprint
         FROM item_results WHERE run_id = ${run!.id}`);
       await exec(tx, sql`INSERT INTO domain_scores (run_id, capability, domain, score, n_items)
         SELECT run_id, capability, domain, 100.0 * sum(score * weight) / sum(weight), count(*) FROM item_results WHERE run_id = ${r!.id} GROUP BY run_id, capability, domain`);
@@ -212,7 +216,7 @@ try {
   out(`bench:hosted ${new Date().toISOString().slice(0, 10)}, engines ${engines.join(", ")}`);
   if (only !== "board") {
     out(`scoring throughput: fake judge ${JUDGE_DELAY_MS} ms, ${SUBMISSIONS} submissions`);
-    const bench = await writeSyntheticBenchmark(path.join(root, "throughput-benchmark"), { seed: 5, domains: 4, perCapability: [6, 6, 6, 6] });
+    const bench = await writeSyntheticBenchmark(path.join(root, "throughput-benchmark"), { seed: 5, domains: 4, perCapability: [4, 4, 4, 4] });
     const bundles: string[] = [];
     for (let i = 0; i < SUBMISSIONS; i++) {
       const dir = path.join(root, "throughput-bundles", `agent-${i}`);

@@ -4,7 +4,9 @@
  * (split at the CLI's `import()`s, so a command loads only what it needs) and the worker
  * threads' entries. better-sqlite3 (a native addon, found by its own loader) and pg (hosted
  * mode; it requires its optional native binding, pg-native, only when asked, which a bundle
- * cannot leave unresolved) stay external, resolved from node_modules at run time; every other
+ * cannot leave unresolved) and the AWS SDK (object storage; a CommonJS package whose bundled
+ * chunk exports no names, and large: loaded only when storage is s3://) stay external,
+ * resolved from node_modules at run time; every other
  * dependency is bundled, which spares Node resolving hundreds of files at start. Migrations
  * (db/migrations, db/migrations-pg) are not bundled: db/client.ts finds them beside itself.
  *
@@ -30,7 +32,7 @@ const ENTRIES = {
 };
 
 /** Packages left to Node's resolver (see the header). */
-const EXTERNAL = ["better-sqlite3", "pg"];
+const EXTERNAL = ["better-sqlite3", "pg", "@aws-sdk/*"];
 
 /** Stands for the bundle's id until its content hash is known. */
 const ID_PLACEHOLDER = "@@AGENTBOARD_BUILD_ID@@";

@@ -29,7 +29,7 @@ import { LABEL_PREFIX, loadIssueStatus, renderStatusComment, STATUS_MARKER, stat
 import { ingestBundle, metadataFromBundle, reviseBundle, type SubmissionMetadata } from "./ingest";
 import type { HostedStorage } from "./storage-settings";
 import { resolveBundle } from "../storage/bundle";
-import { DEFAULT_LEASE_MS, withLease, type HeldLease } from "./leases";
+import { DEFAULT_LEASE_MS, withLease, type HeldLease } from "./named-leases";
 import { applyReviewAction, type ReviewAction } from "./review";
 import { TransitionError } from "./transitions";
 
@@ -675,7 +675,7 @@ type DeliveryRow = typeof githubDeliveries.$inferSelect;
  * `passed` are those this pass already saw (a deferred one is not taken again in the same pass).
  */
 async function claimDelivery(ctx: GitHubIntake, token: string, passed: readonly string[]): Promise<DeliveryRow | undefined> {
-  const at = new Date(); // lease times are wall-clock, like the named leases (lib/submissions/leases.ts)
+  const at = new Date(); // lease times are wall-clock, like the named leases (lib/submissions/named-leases.ts)
   const stale = new Date(at.getTime() - leaseMs(ctx));
   const d = githubDeliveries;
   const claimable = and(

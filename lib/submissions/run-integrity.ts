@@ -11,8 +11,7 @@
  * entry is never flagged by a newcomer copying it. When the matching entry is the newer one
  * (it was scored first), its current run gets the flag.
  */
-import { and, count, eq, is, isNotNull, sql } from "drizzle-orm";
-import { PgDatabase } from "drizzle-orm/pg-core";
+import { and, count, eq, isNotNull, sql } from "drizzle-orm";
 import { dialectOf, type Tx } from "../../db/client";
 import { auditLog, itemResults, scoringRuns } from "../../db/schema";
 import { duplicateFlag, type IntegrityFlag, type RunIntegrity } from "../scoring/integrity-flags";
@@ -40,7 +39,7 @@ async function answeredItems(tx: Tx, runId: number): Promise<number> {
 }
 
 // db/client.ts's dialectOf knows the handles it opened, not the transactions begun on them.
-const onPostgres = (tx: Tx) => dialectOf(tx) === "postgres" || is(tx, PgDatabase);
+const onPostgres = (tx: Tx) => dialectOf(tx) === "postgres";
 
 /**
  * The other entries' current runs sharing fingerprints with this run, with the counts on both

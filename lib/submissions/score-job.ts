@@ -18,7 +18,7 @@ import { scoreBundle } from "../scoring/score-bundle";
 import { benchmarkOfVersion } from "./benchmarks";
 import { BundleLostError, localBundle, lostReason } from "./bundle-storage";
 import { isBusy, retryBusy, writeTx } from "./db-busy";
-import { holdLease, type Lease } from "./lease";
+import { holdLease, type Lease } from "./job-lease";
 import { recordRunIntegrity } from "./run-integrity";
 import { failRun, supersedeRun, supersededBecause, type RunSpec } from "./runs";
 import type { HostedStorage } from "./storage-settings";
@@ -88,7 +88,7 @@ function everyInterval(beat: () => Promise<void>, ms: number): () => void {
 
 /**
  * Scores the job under `lease` (from worker.ts `claimNextJob`). Every transaction it writes in
- * begins with the lease fence (lease.ts `holdLease`): once another worker has taken the job
+ * begins with the lease fence (job-lease.ts `holdLease`): once another worker has taken the job
  * over, this one writes nothing more and its outcome is `lost`. Safe to run several at once
  * with one `deps` (the replay ports and judges are shared; each job keeps its own state here).
  */

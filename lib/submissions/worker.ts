@@ -2,7 +2,7 @@
  * The worker: claims jobs from the durable job table and runs them. A job whose worker died
  * (its process is gone, or its heartbeat is stale) is claimed again and resumes. Any number
  * of workers, in any number of processes on any number of hosts, may share the database: a
- * claim is one statement that gives the job a new lease token (lease.ts), and every write a
+ * claim is one statement that gives the job a new lease token (job-lease.ts), and every write a
  * worker makes is fenced by its token, so a worker whose job was taken over writes nothing.
  * A busy or briefly absent database is waited for, never a crash (db-busy.ts).
  */
@@ -11,7 +11,7 @@ import { and, eq, lt, or, sql } from "drizzle-orm";
 import { dialectOf, type Db } from "../../db/client";
 import { jobs } from "../../db/schema";
 import { retryBusy, writeTx } from "./db-busy";
-import { holdLease, newLeaseToken, type Lease } from "./lease";
+import { holdLease, newLeaseToken, type Lease } from "./job-lease";
 import { failRun } from "./runs";
 import { runScoringJob, type JobOutcome, type ScoringDeps } from "./score-job";
 

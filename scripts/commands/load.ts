@@ -43,7 +43,7 @@ export async function benchmarkOrFail<T>(load: () => Promise<T>): Promise<T> {
 }
 
 /** The process's storage and cache from the environment; a wrong setting is a usage error (exit 2). */
-export function storageOrFail(env: NodeJS.ProcessEnv = process.env): HostedStorage {
+export function storageOrFail(env: Readonly<Record<string, string | undefined>> = process.env): HostedStorage {
   try {
     return hostedStorageFromEnv(env);
   } catch (err) {

@@ -28,7 +28,7 @@ export interface SubmitFlags {
   replay?: string;
 }
 
-function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function positiveMs(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -42,7 +42,7 @@ function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): num
  * AGENTBOARD_HEARTBEAT_MS, how often a running job renews it (default DEFAULT_HEARTBEAT_MS,
  * 30 s); the heartbeat must come more often than the lease goes stale.
  */
-export function leaseTimingOrFail(env: NodeJS.ProcessEnv = process.env): { staleMs: number; heartbeatMs: number } {
+export function leaseTimingOrFail(env: Readonly<Record<string, string | undefined>> = process.env): { staleMs: number; heartbeatMs: number } {
   const staleMs = positiveMs(env, "AGENTBOARD_WORKER_STALE_MS", DEFAULT_STALE_MS);
   const heartbeatMs = positiveMs(env, "AGENTBOARD_HEARTBEAT_MS", DEFAULT_HEARTBEAT_MS);
   if (heartbeatMs >= staleMs) throw usageError(`AGENTBOARD_HEARTBEAT_MS (${heartbeatMs}) must be less than AGENTBOARD_WORKER_STALE_MS (${staleMs}): a running job would look abandoned between heartbeats`);

@@ -4,12 +4,14 @@
  * Postgres database is a copy of a migrated template, so it costs one CREATE DATABASE.
  *
  *   describe.each(ENGINES)("queue on %s", (engine) => { … const t = await freshDatabase(engine) … })
+ *   describe.each(ENGINES)("leases on %s", (engine) => { const t = useFreshDatabase(engine); … t.db … })
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { afterEach, beforeEach } from "vitest";
 import { closeDatabase, openDatabase, openPostgres, type Db } from "../../db/client";
 
 export type Engine = "sqlite" | "postgres";
@@ -110,4 +112,25 @@ export async function freshDatabase(engine: Engine): Promise<TestDatabase> {
       await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => {});
     },
   };
+}
+
+export interface FreshDatabase {
+  /** The current test's database (its url and env too, for another handle or process). */
+  t: TestDatabase;
+  db: Db;
+}
+
+/**
+ * A fresh database (freshDatabase: a SQLite file, or a Postgres database) for each test of the
+ * calling describe block, closed after the test. The returned object's fields are set in
+ * beforeEach, so read them inside tests and hooks, not at collection time.
+ */
+export function useFreshDatabase(engine: Engine): FreshDatabase {
+  const state = {} as FreshDatabase;
+  beforeEach(async () => {
+    state.t = await freshDatabase(engine);
+    state.db = state.t.db;
+  });
+  afterEach(() => state.t.close());
+  return state;
 }

@@ -14,6 +14,8 @@ import { MINI_BENCHMARK } from "./mini-fixtures";
 
 export interface MiniDb {
   db: Db;
+  /** Postgres: the database's URL, for more handles on it. SQLite: undefined (in memory, no other handle can open it). */
+  url?: string;
   versionId: number;
   /** A new folder under the file's scratch folder. */
   scratch(name: string): string;
@@ -33,6 +35,7 @@ export function useMiniDb(now: () => Date, engine: Engine = "sqlite"): MiniDb {
     } else {
       const t = await freshDatabase(engine);
       state.db = t.db;
+      state.url = t.url;
       close = t.close;
     }
     state.versionId = (await registerBenchmark(state.db, MINI_BENCHMARK, { isDefault: true, now: now() })).versionId;

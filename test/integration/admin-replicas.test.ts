@@ -8,25 +8,25 @@ import { createSession, revokeSession, sessionValid } from "@/app/admin/auth";
 import { createFailureLimiter } from "@/app/admin/failure-limiter";
 import { createSessionStore } from "@/app/admin/session-store";
 import { closeDatabase, connectDatabase, type Db } from "@/db/client";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
+import { ENGINES, useFreshDatabase } from "../helpers/engines";
 
 const TOKEN = "maintainer-token";
 const NOW = Date.UTC(2026, 10, 22);
 const limits = { maxFailures: 5, maxGlobalFailures: 100, windowMs: 15 * 60_000 };
 
 describe.each(ENGINES)("two web replicas on one database (%s)", (engine) => {
-  let t: TestDatabase;
+  // A SQLite file (not memory): the two replicas open it by its path. Its afterEach, registered
+  // first, runs after the one below that closes the replicas (vitest runs them in reverse).
+  const fresh = useFreshDatabase(engine);
   let one: Db;
   let two: Db;
   beforeEach(async () => {
-    t = await freshDatabase(engine);
-    one = await connectDatabase(t.url);
-    two = await connectDatabase(t.url);
+    one = await connectDatabase(fresh.t.url);
+    two = await connectDatabase(fresh.t.url);
   });
   afterEach(async () => {
     await closeDatabase(one);
     await closeDatabase(two);
-    await t.close();
   });
 
   it("a session made on one replica is valid on the other, and a sign-out on either ends it on both", async () => {

@@ -4,48 +4,43 @@
  * flagged, and withdrawn, rejected or other benchmark versions' entries are not compared.
  */
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { beforeEach, describe, expect, it } from "vitest";
 import { benchmarks, benchmarkVersions, itemResults, scoringRuns, submissions, type SubmissionState } from "@/db/schema";
 import type { ItemResult } from "@/lib/scoring/item-result";
 import type { RunIntegrity } from "@/lib/scoring/integrity-flags";
 import { writeTx } from "@/lib/submissions/db-busy";
 import { recordRunIntegrity } from "@/lib/submissions/run-integrity";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
+import { ENGINES, useFreshDatabase } from "../helpers/engines";
 
 describe.each(ENGINES)("duplicate flags (%s)", (engine) => {
   const at = new Date(Date.UTC(2026, 10, 25));
   const ENGINE: RunIntegrity = { flags: [], unsupportedAnswers: { threshold: 0.5, capabilities: {} } };
-  let t: TestDatabase;
-  let db: Db;
+  const t = useFreshDatabase(engine);
   let version: number;
 
   beforeEach(async () => {
-    t = await freshDatabase(engine);
-    db = t.db;
-    const [b] = await db.insert(benchmarks).values({ slug: "b", title: "B", createdAt: at }).returning();
-    version = (await db.insert(benchmarkVersions).values({ benchmarkId: b!.id, version: "1", root: "/b", spec: {}, createdAt: at }).returning())[0]!.id;
+    const [b] = await t.db.insert(benchmarks).values({ slug: "b", title: "B", createdAt: at }).returning();
+    version = (await t.db.insert(benchmarkVersions).values({ benchmarkId: b!.id, version: "1", root: "/b", spec: {}, createdAt: at }).returning())[0]!.id;
   });
-  afterEach(() => t.close());
 
   /** A submission with a completed current run whose items carry these fingerprints (null: no prediction). */
   async function entry(agent: string, fingerprints: (string | null)[], state: SubmissionState = "published", versionId = version): Promise<{ id: number; runId: number }> {
-    const [sub] = await db
+    const [sub] = await t.db
       .insert(submissions)
       .values({ benchmarkVersionId: versionId, agentName: agent, models: [], links: {}, source: "local", sourceRef: agent, bundlePath: agent, bundleSha256: agent, state, createdAt: at, updatedAt: at })
       .returning();
-    const [run] = await db.insert(scoringRuns).values({ submissionId: sub!.id, judgeKind: "rules", replayMode: "recorded", status: "completed", createdAt: at }).returning();
+    const [run] = await t.db.insert(scoringRuns).values({ submissionId: sub!.id, judgeKind: "rules", replayMode: "recorded", status: "completed", createdAt: at }).returning();
     for (const [i, fingerprint] of fingerprints.entries()) {
       const uuid = `u${i}`;
       const result = { capability: "c", uuid } as unknown as ItemResult;
-      await db.insert(itemResults).values({ runId: run!.id, capability: "c", domain: "d", uuid, weight: 1, score: 0, status: "scored", stage: "none", result, fingerprint });
+      await t.db.insert(itemResults).values({ runId: run!.id, capability: "c", domain: "d", uuid, weight: 1, score: 0, status: "scored", stage: "none", result, fingerprint });
     }
-    await db.update(submissions).set({ currentRunId: run!.id }).where(eq(submissions.id, sub!.id));
+    await t.db.update(submissions).set({ currentRunId: run!.id }).where(eq(submissions.id, sub!.id));
     return { id: sub!.id, runId: run!.id };
   }
 
-  const record = (e: { id: number; runId: number }, agent: string) => writeTx(db, (tx) => recordRunIntegrity(tx, { id: e.runId, submissionId: e.id, versionId: version, agent }, ENGINE, at));
-  const flagsOf = async (runId: number) => (await db.select({ flags: scoringRuns.flags }).from(scoringRuns).where(eq(scoringRuns.id, runId)))[0]!.flags?.flags ?? [];
+  const record = (e: { id: number; runId: number }, agent: string) => writeTx(t.db, (tx) => recordRunIntegrity(tx, { id: e.runId, submissionId: e.id, versionId: version, agent }, ENGINE, at));
+  const flagsOf = async (runId: number) => (await t.db.select({ flags: scoringRuns.flags }).from(scoringRuns).where(eq(scoringRuns.id, runId)))[0]!.flags?.flags ?? [];
   const fps = (n: number, prefix = "f") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
   describe("duplicate flags", () => {
@@ -70,14 +65,14 @@ describe.each(ENGINES)("duplicate flags (%s)", (engine) => {
     });
 
     it("compare only scored, approved and published entries of the same benchmark version, and keep the engine's flags", async () => {
-      const otherVersion = (await db.insert(benchmarkVersions).values({ benchmarkId: 1, version: "2", root: "/b2", spec: {}, createdAt: at }).returning())[0]!.id;
+      const otherVersion = (await t.db.insert(benchmarkVersions).values({ benchmarkId: 1, version: "2", root: "/b2", spec: {}, createdAt: at }).returning())[0]!.id;
       await entry("withdrawn", fps(4), "withdrawn");
       await entry("rejected", fps(4), "rejected");
       await entry("elsewhere", fps(4), "published", otherVersion);
       const scored = await entry("scored", fps(4, "s"), "scored");
       const copy = await entry("copy", [...fps(4), ...fps(4, "s")].slice(0, 4));
       const canary = { kind: "canary" as const, message: "A canary string of this benchmark appears in the submitted text of 1 item." };
-      expect((await writeTx(db, (tx) => recordRunIntegrity(tx, { id: copy.runId, submissionId: copy.id, versionId: version, agent: "copy" }, { ...ENGINE, flags: [canary] }, at))).flags).toEqual([canary]);
+      expect((await writeTx(t.db, (tx) => recordRunIntegrity(tx, { id: copy.runId, submissionId: copy.id, versionId: version, agent: "copy" }, { ...ENGINE, flags: [canary] }, at))).flags).toEqual([canary]);
       const copyOfScored = await entry("copy-of-scored", fps(4, "s"));
       expect((await record(copyOfScored, "copy-of-scored")).flags.map((f) => f.other?.id)).toEqual([scored.id]);
     });

@@ -4,7 +4,7 @@
  * work through the same webhook deliveries and poll and sync the same repository at once.
  * Each delivery is acted on by one of them, each issue is read into one submission and gets
  * exactly one status comment on the fake GitHub. Without the delivery claim or the issue
- * lease (lib/submissions/leases.ts) this fails: two workers act on a delivery, or post two
+ * lease (lib/submissions/named-leases.ts) this fails: two workers act on a delivery, or post two
  * status comments on an issue.
  */
 import { mkdtempSync, rmSync } from "node:fs";

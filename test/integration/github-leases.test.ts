@@ -1,30 +1,24 @@
 /**
- * Named leases (lib/submissions/leases.ts) and webhook-delivery claims on each engine: one
+ * Named leases (lib/submissions/named-leases.ts) and webhook-delivery claims on each engine: one
  * holder at a time, a lease taken over only once it expired, renewal and release only with
  * the holder's token, and a delivery claimed by a worker that died taken again once its claim
  * is stale. Lease clocks are injected here (no wall-clock waits).
  */
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { githubDeliveries, leases } from "@/db/schema";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { createGitHubIntake, processPendingDeliveries, recordDelivery } from "@/lib/submissions/github-intake";
 import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
-import { acquireLease, releaseLease, renewLease, withLease } from "@/lib/submissions/leases";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
+import { acquireLease, releaseLease, renewLease, withLease } from "@/lib/submissions/named-leases";
+import { ENGINES, useFreshDatabase } from "../helpers/engines";
 
 const mini = path.resolve(import.meta.dirname, "../../test/fixtures/mini-benchmark");
 const at = (s: number) => () => new Date(Date.UTC(2026, 10, 25) + s * 1000);
 
 describe.each(ENGINES)("leases on %s", (engine) => {
-  let t: TestDatabase;
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const t = useFreshDatabase(engine);
 
   it("has one holder at a time, and is taken over only once expired", async () => {
     const a = await acquireLease(t.db, "intake:o/r", { holder: "a", ttlMs: 10_000, now: at(0) });

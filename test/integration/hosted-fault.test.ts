@@ -49,10 +49,10 @@ function deterministicJudge(req: RecordedRequest) {
   const pass = createHash("sha256").update(body).digest()[0]! % 3 !== 0;
   const grounded = /grounded/i.test(systemPrompt(req));
   const verdict = grounded ? (pass ? "grounded" : "ungrounded") : pass ? "correct" : "incorrect";
-  return { delayMs: 40, content: JSON.stringify({ verdict, reason: "fake judge" }) };
+  return { delayMs: 150, content: JSON.stringify({ verdict, reason: "fake judge" }) };
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 240_000): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 240_000, everyMs = 250): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {
@@ -63,7 +63,7 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 
       last = err; // the database may be restarting
     }
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ""}`);
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -130,6 +130,8 @@ describe.skipIf(!postgresBin())("hosted mode under faults", () => {
           AGENTBOARD_HEARTBEAT_MS: "500",
           AGENTBOARD_JUDGE_BASE_URL: judge.baseUrl,
           AGENTBOARD_JUDGE_API_KEY: "k",
+          // One grade at a time per job, so a job lasts long enough to be taken over mid-way.
+          AGENTBOARD_JUDGE_CONCURRENCY: "1",
           GITHUB_TOKEN: gh.token,
           GITHUB_API_URL: gh.baseUrl,
           GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
@@ -152,15 +154,19 @@ describe.skipIf(!postgresBin())("hosted mode under faults", () => {
     const a = machine("machine-a");
     const b = machine("machine-b");
 
-    // 1. Freeze machine B past its lease while it holds jobs; A takes them over. Thawed, B
-    //    must write nothing for them (its lease token is stale).
+    // 1. Freeze machine B past its lease while it holds jobs, and thaw it the moment another
+    //    machine has taken one of them over, while that job is still being scored: B's lease
+    //    token is stale, so everything it then tries for that job must be refused.
     await until(async () => ((await completed()) >= 30 ? true : undefined), "30 completed runs");
     b.kill("SIGSTOP");
+    const held = (await rows<{ id: number }>(db, sql`SELECT id FROM jobs WHERE state = 'running' AND locked_by = 'machine-b'`)).map((r) => r.id);
+    expect(held.length).toBeGreaterThan(0);
     await until(
-      async () => ((await count(db, sql`SELECT count(*) AS n FROM jobs WHERE state = 'running' AND locked_by = 'machine-b'`)) === 0 ? true : undefined),
-      "machine B's jobs to be taken over",
-      20_000,
-    ).catch(() => undefined); // a job B froze inside an open transaction stays locked until B is thawed
+      async () => ((await count(db, sql`SELECT count(*) AS n FROM jobs WHERE state = 'running' AND locked_by <> 'machine-b' AND id IN (${sql.join(held.map((id) => sql`${id}`), sql`, `)})`)) > 0 ? true : undefined),
+      "another machine to take over one of B's jobs",
+      60_000,
+      50,
+    );
     b.kill("SIGCONT");
 
     // 2. Restart the database under both workers.

@@ -5,12 +5,9 @@
  * with `concurrency: 3` has three jobs in hand at once. No wall-clock bounds: the judge and the
  * replay wait on promises the tests resolve.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { count, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeDatabase, openPostgres, type Db } from "@/db/client";
+import { describe, expect, it } from "vitest";
+import { closeDatabase, openPostgres } from "@/db/client";
 import { auditLog, capabilityScores, itemResults, jobs, scoringRuns, submissions } from "@/db/schema";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { writeTx } from "@/lib/submissions/db-busy";
@@ -19,12 +16,10 @@ import { queueRun } from "@/lib/submissions/runs";
 import { runScoringJob, type ScoringDeps } from "@/lib/submissions/score-job";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { claimNextJob, DEFAULT_STALE_MS, runWorker, type Lease } from "@/lib/submissions/worker";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
+import { ENGINES } from "../helpers/engines";
+import { useMiniDb } from "../helpers/mini-db";
 import { GOOD_BUNDLE, MINI_BENCHMARK, renamedGoodBundle, tickingClock } from "../helpers/mini-fixtures";
 import { scriptedGrader } from "../helpers/scripted-grader";
-
-const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-lease-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function deferred<T = void>() {
   let resolve!: (v: T) => void;
@@ -34,34 +29,24 @@ function deferred<T = void>() {
 
 describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
   const now = tickingClock();
-  let t: TestDatabase;
-  let db: Db;
-  let versionId: number;
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-    db = t.db;
-    versionId = (await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: now() })).versionId;
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const mini = useMiniDb(now, engine);
 
-  const ingest = (bundlePath: string, run = {}) => ingestBundle(db, { versionId, bundlePath, source: "local", sourceRef: bundlePath, actor: "cli", run }, now);
+  const ingest = (bundlePath: string, run = {}) => ingestBundle(mini.db, { versionId: mini.versionId, bundlePath, source: "local", sourceRef: bundlePath, actor: "cli", run }, now);
 
   it("never gives one job to two claimers, however many claim at once", async () => {
     const { submissionId } = await ingest(GOOD_BUNDLE);
-    const benchmark = (await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: now() })).benchmark;
+    const benchmark = (await registerBenchmark(mini.db, MINI_BENCHMARK, { isDefault: true, now: now() })).benchmark;
     // 60 more jobs (rescores of one submission are enough: the claim looks at jobs only).
-    await writeTx(db, async (tx) => {
+    await writeTx(mini.db, async (tx) => {
       for (let i = 0; i < 60; i++) await queueRun(tx, submissionId, benchmark, {}, now());
     });
-    const all = (await db.select({ id: jobs.id }).from(jobs)).map((j) => j.id).sort((a, b) => a - b);
+    const all = (await mini.db.select({ id: jobs.id }).from(jobs)).map((j) => j.id).sort((a, b) => a - b);
     expect(all).toHaveLength(61);
 
     // Postgres: six claimers, each its own pool (its own connections). SQLite: one handle, whose
     // transactions take turns in-process (a second handle in this process would block the event
     // loop on the file lock; many-workers.test.ts runs claimers in separate processes).
-    const handles = engine === "postgres" ? await Promise.all(Array.from({ length: 6 }, () => openPostgres(t.url, { poolSize: 3 }))) : [db, db, db, db, db, db];
+    const handles = engine === "postgres" ? await Promise.all(Array.from({ length: 6 }, () => openPostgres(mini.url!, { poolSize: 3 }))) : Array.from({ length: 6 }, () => mini.db);
     try {
       const at = new Date(Date.UTC(2026, 10, 22, 12));
       const claims = await Promise.all(
@@ -80,7 +65,7 @@ describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
       const ids = claims.flat().map((l) => l.id).sort((a, b) => a - b);
       expect(ids).toEqual(all);
       expect(new Set(claims.flat().map((l) => l.token)).size).toBe(61);
-      const rows = await db.select({ state: jobs.state, attempts: jobs.attempts }).from(jobs);
+      const rows = await mini.db.select({ state: jobs.state, attempts: jobs.attempts }).from(jobs);
       expect(rows.every((r) => r.state === "running" && r.attempts === 1)).toBe(true);
     } finally {
       if (engine === "postgres") await Promise.all(handles.map((h) => closeDatabase(h)));
@@ -90,8 +75,8 @@ describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
   it("lets a worker whose lease was taken over write nothing: no items, run state, publishing or audit rows", async () => {
     const { submissionId } = await ingest(GOOD_BUNDLE);
     const claimedAt = now();
-    const a = (await claimNextJob(db, "machine-a:1", claimedAt))!;
-    const base = createScoringDeps(db, { now });
+    const a = (await claimNextJob(mini.db, "machine-a:1", claimedAt))!;
+    const base = createScoringDeps(mini.db, { now });
     // Worker A's replay waits at its first item until the test lets it go.
     const reached = deferred();
     const gate = deferred();
@@ -111,20 +96,20 @@ describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
         };
       },
     };
-    const running = runScoringJob(db, a, deps);
+    const running = runScoringJob(mini.db, a, deps);
     await reached.promise;
 
     // Past the stale limit, worker B claims the job: a new token.
-    const b = (await claimNextJob(db, "machine-b:1", new Date(claimedAt.getTime() + DEFAULT_STALE_MS + 60_000)))!;
+    const b = (await claimNextJob(mini.db, "machine-b:1", new Date(claimedAt.getTime() + DEFAULT_STALE_MS + 60_000)))!;
     expect(b.id).toBe(a.id);
     expect(b.token).not.toBe(a.token);
     const snapshot = async () => ({
-      items: (await db.select({ n: count() }).from(itemResults))[0]!.n,
-      capabilities: (await db.select({ n: count() }).from(capabilityScores))[0]!.n,
-      audit: await db.select().from(auditLog).orderBy(auditLog.id),
-      run: (await db.select().from(scoringRuns))[0],
-      submission: (await db.select().from(submissions).where(eq(submissions.id, submissionId)))[0],
-      job: (await db.select().from(jobs))[0],
+      items: (await mini.db.select({ n: count() }).from(itemResults))[0]!.n,
+      capabilities: (await mini.db.select({ n: count() }).from(capabilityScores))[0]!.n,
+      audit: await mini.db.select().from(auditLog).orderBy(auditLog.id),
+      run: (await mini.db.select().from(scoringRuns))[0],
+      submission: (await mini.db.select().from(submissions).where(eq(submissions.id, submissionId)))[0],
+      job: (await mini.db.select().from(jobs))[0],
     });
     const before = await snapshot();
     expect(before.items).toBe(0);
@@ -136,8 +121,8 @@ describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
     expect(await snapshot()).toEqual(before);
 
     // B, the lease holder, scores and publishes the run once.
-    const deps2 = createScoringDeps(db, { now });
-    expect(await runScoringJob(db, b, deps2)).toBe("completed");
+    const deps2 = createScoringDeps(mini.db, { now });
+    expect(await runScoringJob(mini.db, b, deps2)).toBe("completed");
     await deps2.close();
     const after = await snapshot();
     expect(after.items).toBe(4);
@@ -149,11 +134,11 @@ describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
   it("a lost lease also stops a failing or stopped worker from writing", async () => {
     await ingest(GOOD_BUNDLE);
     const claimedAt = now();
-    const a = (await claimNextJob(db, "machine-a:1", claimedAt))!;
-    await claimNextJob(db, "machine-b:1", new Date(claimedAt.getTime() + DEFAULT_STALE_MS + 60_000));
-    const base = createScoringDeps(db, { now });
+    const a = (await claimNextJob(mini.db, "machine-a:1", claimedAt))!;
+    await claimNextJob(mini.db, "machine-b:1", new Date(claimedAt.getTime() + DEFAULT_STALE_MS + 60_000));
+    const base = createScoringDeps(mini.db, { now });
     // The judge cannot be built: A would fail the job, but the job is no longer A's.
-    const outcome = await runScoringJob(db, a, {
+    const outcome = await runScoringJob(mini.db, a, {
       ...base,
       graderFor: () => {
         throw new Error("no key");
@@ -161,14 +146,14 @@ describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
     });
     await base.close();
     expect(outcome).toBe("lost");
-    expect((await db.select().from(jobs))[0]).toMatchObject({ state: "running", lockedBy: "machine-b:1", lastError: null });
-    expect((await db.select().from(scoringRuns))[0]!.status).toBe("queued");
-    expect((await db.select().from(auditLog).where(eq(auditLog.actor, "worker"))).length).toBe(0);
+    expect((await mini.db.select().from(jobs))[0]).toMatchObject({ state: "running", lockedBy: "machine-b:1", lastError: null });
+    expect((await mini.db.select().from(scoringRuns))[0]!.status).toBe("queued");
+    expect((await mini.db.select().from(auditLog).where(eq(auditLog.actor, "worker"))).length).toBe(0);
   });
 
   it("scores three jobs at once with concurrency 3", async () => {
-    for (const agent of ["one", "two", "three", "four"]) await ingest(renamedGoodBundle(path.join(tmp, `${engine}-${agent}-${Math.random()}`), agent), { judgeKind: "openai", judgeModel: "m", replayMode: "recorded" });
-    const base = createScoringDeps(db, { now });
+    for (const agent of ["one", "two", "three", "four"]) await ingest(renamedGoodBundle(mini.scratch(agent), agent), { judgeKind: "openai", judgeModel: "m", replayMode: "recorded" });
+    const base = createScoringDeps(mini.db, { now });
     // Each job's judge waits at its first request until three jobs are waiting at once.
     const gate = deferred();
     const threeIn = deferred();
@@ -197,15 +182,15 @@ describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
         };
       },
     };
-    const worker = runWorker(db, deps, { untilIdle: true, concurrency: 3, workerId: "machine-a:1" });
+    const worker = runWorker(mini.db, deps, { untilIdle: true, concurrency: 3, workerId: "machine-a:1" });
     await threeIn.promise;
     // Three jobs are claimed and running under three leases; the fourth waits in the queue.
-    const states = (await db.select({ state: jobs.state, token: jobs.leaseToken }).from(jobs).orderBy(jobs.id)).map((j) => j.state);
+    const states = (await mini.db.select({ state: jobs.state, token: jobs.leaseToken }).from(jobs).orderBy(jobs.id)).map((j) => j.state);
     expect(states).toEqual(["running", "running", "running", "queued"]);
     gate.resolve();
     expect(await worker).toBe(4);
     await base.close();
-    expect((await db.select({ state: jobs.state }).from(jobs)).map((j) => j.state)).toEqual(["done", "done", "done", "done"]);
-    expect((await db.select({ status: scoringRuns.status }).from(scoringRuns)).map((r) => r.status)).toEqual(["completed", "completed", "completed", "completed"]);
+    expect((await mini.db.select({ state: jobs.state }).from(jobs)).map((j) => j.state)).toEqual(["done", "done", "done", "done"]);
+    expect((await mini.db.select({ status: scoringRuns.status }).from(scoringRuns)).map((r) => r.status)).toEqual(["completed", "completed", "completed", "completed"]);
   });
 });

@@ -2,56 +2,40 @@
  * A submission withdrawn or rescored while its run is scoring: the run is closed as
  * superseded and the worker goes on to the next job; a job that throws fails alone.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { and, count, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rows, type Db } from "@/db/client";
+import { describe, expect, it } from "vitest";
+import { rows } from "@/db/client";
 import { auditLog, capabilityScores, itemResults, jobs, scoringRuns, submissions } from "@/db/schema";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { rescore, withdraw } from "@/lib/submissions/review";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
-import { GOOD_BUNDLE, MINI_BENCHMARK, tickingClock } from "../helpers/mini-fixtures";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
+import { GOOD_BUNDLE, tickingClock } from "../helpers/mini-fixtures";
+import { ENGINES } from "../helpers/engines";
+import { useMiniDb } from "../helpers/mini-db";
 
 describe.each(ENGINES)("superseded runs (%s)", (engine) => {
-  let t: TestDatabase;
-  afterEach(async () => {
-    await t?.close();
-  });
-  const mini = MINI_BENCHMARK;
   const good = GOOD_BUNDLE;
-  const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-supersede-"));
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   const now = tickingClock();
-  let copies = 0;
+  const mini = useMiniDb(now, engine);
   const who = () => ({ actor: "submitter:bob", at: now() });
 
   /** A second, different bundle (its sha256 differs from the good one's). */
   function otherBundle(): string {
-    const dir = path.join(tmp, `other-${copies++}`);
+    const dir = mini.scratch("other");
     cpSync(good, dir, { recursive: true });
     writeFileSync(path.join(dir, "output/metadata.json"), JSON.stringify({ ...JSON.parse(readFileSync(path.join(good, "output/metadata.json"), "utf8")), agent_name: "other-agent" }));
     return dir;
   }
 
-  let db: Db;
-  let versionId: number;
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-    db = t.db;
-    versionId = (await registerBenchmark(db, mini, { isDefault: true, now: now() })).versionId;
-  });
-
-  const ingest = async (bundlePath: string) => (await ingestBundle(db, { versionId, bundlePath, source: "local", sourceRef: bundlePath, actor: "cli" }, now)).submissionId;
-  const stored = async (runId: number) => (await db.select({ n: count() }).from(itemResults).where(eq(itemResults.runId, runId)).limit(1))[0]!.n;
-  const runsOf = async (submissionId: number) => (await db.select().from(scoringRuns).where(eq(scoringRuns.submissionId, submissionId)).orderBy(scoringRuns.id));
-  const jobOf = async (runId: number) => (await db.select().from(jobs).where(eq(jobs.runId, runId)).limit(1))[0]!;
-  const stateOf = async (submissionId: number) => (await db.select().from(submissions).where(eq(submissions.id, submissionId)).limit(1))[0]!;
+  const ingest = async (bundlePath: string) => (await ingestBundle(mini.db, { versionId: mini.versionId, bundlePath, source: "local", sourceRef: bundlePath, actor: "cli" }, now)).submissionId;
+  const stored = async (runId: number) => (await mini.db.select({ n: count() }).from(itemResults).where(eq(itemResults.runId, runId)).limit(1))[0]!.n;
+  const runsOf = async (submissionId: number) => (await mini.db.select().from(scoringRuns).where(eq(scoringRuns.submissionId, submissionId)).orderBy(scoringRuns.id));
+  const jobOf = async (runId: number) => (await mini.db.select().from(jobs).where(eq(jobs.runId, runId)).limit(1))[0]!;
+  const stateOf = async (submissionId: number) => (await mini.db.select().from(submissions).where(eq(submissions.id, submissionId)).limit(1))[0]!;
   const yieldTurn = () => new Promise((r) => setImmediate(r));
 
   /**
@@ -60,7 +44,7 @@ describe.each(ENGINES)("superseded runs (%s)", (engine) => {
    * submission changes under a run that is half scored.
    */
   function interruptingDeps(target: number, interrupt: () => Promise<void> | void) {
-    const base = createScoringDeps(db, { now });
+    const base = createScoringDeps(mini.db, { now });
     const at = { storedBefore: -1, fired: false };
     let calls = 0;
     const deps = {
@@ -92,9 +76,9 @@ describe.each(ENGINES)("superseded runs (%s)", (engine) => {
     it("closes a run whose submission was withdrawn mid-run as superseded, and scores the next submission", async () => {
       const a = await ingest(good);
       const b = await ingest(otherBundle());
-      const { deps, at } = interruptingDeps(a, () => withdraw(db, a, who(), "changed my mind"));
+      const { deps, at } = interruptingDeps(a, () => withdraw(mini.db, a, who(), "changed my mind"));
       try {
-        expect(await runWorker(db, deps, { untilIdle: true })).toBe(2);
+        expect(await runWorker(mini.db, deps, { untilIdle: true })).toBe(2);
       } finally {
         await deps.close();
       }
@@ -105,10 +89,10 @@ describe.each(ENGINES)("superseded runs (%s)", (engine) => {
       expect(runA!.finishedAt).not.toBeNull();
       expect((await stored(runA!.id))).toBeGreaterThanOrEqual(at.storedBefore);
       expect(at.storedBefore).toBeGreaterThan(0);
-      expect((await db.select().from(capabilityScores).where(eq(capabilityScores.runId, runA!.id)))).toEqual([]);
+      expect((await mini.db.select().from(capabilityScores).where(eq(capabilityScores.runId, runA!.id)))).toEqual([]);
       expect((await jobOf(runA!.id))).toMatchObject({ state: "done" });
       expect((await stateOf(a))).toMatchObject({ state: "withdrawn", currentRunId: null });
-      const audit = (await db.select().from(auditLog).where(eq(auditLog.submissionId, a)).orderBy(auditLog.id));
+      const audit = (await mini.db.select().from(auditLog).where(eq(auditLog.submissionId, a)).orderBy(auditLog.id));
       expect(audit.map((r) => r.toState ?? r.action)).toEqual(["received", "validating", "queued", "scoring", "withdrawn", "run:superseded"]);
       expect(audit.at(-1)!.reason).toMatch(/withdrawn/);
       expect(audit.at(-1)!.details).toMatchObject({ runId: runA!.id });
@@ -123,10 +107,10 @@ describe.each(ENGINES)("superseded runs (%s)", (engine) => {
       const a = await ingest(good);
       let newRun = 0;
       const { deps, at } = interruptingDeps(a, async () => {
-        newRun = await rescore(db, a, { actor: "maintainer:ada", at: now() }, {}, "judge update");
+        newRun = await rescore(mini.db, a, { actor: "maintainer:ada", at: now() }, {}, "judge update");
       });
       try {
-        expect(await runWorker(db, deps, { untilIdle: true })).toBe(2);
+        expect(await runWorker(mini.db, deps, { untilIdle: true })).toBe(2);
       } finally {
         await deps.close();
       }
@@ -141,7 +125,7 @@ describe.each(ENGINES)("superseded runs (%s)", (engine) => {
       expect((await stored(fresh!.id))).toBe(4);
       expect((await jobOf(fresh!.id))).toMatchObject({ state: "done" });
       expect((await stateOf(a))).toMatchObject({ state: "scored", currentRunId: fresh!.id });
-      const superseded = (await db.select().from(auditLog).where(and(eq(auditLog.submissionId, a), eq(auditLog.action, "run:superseded"))));
+      const superseded = (await mini.db.select().from(auditLog).where(and(eq(auditLog.submissionId, a), eq(auditLog.action, "run:superseded"))));
       expect(superseded).toHaveLength(1);
       expect(superseded[0]!.details).toMatchObject({ runId: old!.id });
       expect(superseded[0]!.reason).toMatch(/queued|newer run/);
@@ -149,10 +133,10 @@ describe.each(ENGINES)("superseded runs (%s)", (engine) => {
 
     it("closes a queued job of a withdrawn submission as superseded without scoring it", async () => {
       const a = await ingest(good);
-      await withdraw(db, a, who());
-      const deps = createScoringDeps(db, { now });
+      await withdraw(mini.db, a, who());
+      const deps = createScoringDeps(mini.db, { now });
       try {
-        expect(await runWorker(db, deps, { untilIdle: true })).toBe(1);
+        expect(await runWorker(mini.db, deps, { untilIdle: true })).toBe(1);
       } finally {
         await deps.close();
       }
@@ -167,19 +151,19 @@ describe.each(ENGINES)("superseded runs (%s)", (engine) => {
       // A job whose run does not exist (a row left by hand): running it throws.
       // Foreign keys are switched off for the insert (Postgres: the table's FK triggers, for the
       // rest of this throwaway database's test, since updating the row checks its key again).
-      if (engine === "sqlite") db.$client.pragma("foreign_keys = OFF");
-      else await rows(db, sql`ALTER TABLE jobs DISABLE TRIGGER ALL`);
-      const [broken] = await db.insert(jobs).values({ kind: "score", runId: 9999, state: "queued", createdAt: now(), updatedAt: now() }).returning();
-      if (engine === "sqlite") db.$client.pragma("foreign_keys = ON");
+      if (engine === "sqlite") mini.db.$client.pragma("foreign_keys = OFF");
+      else await rows(mini.db, sql`ALTER TABLE jobs DISABLE TRIGGER ALL`);
+      const [broken] = await mini.db.insert(jobs).values({ kind: "score", runId: 9999, state: "queued", createdAt: now(), updatedAt: now() }).returning();
+      if (engine === "sqlite") mini.db.$client.pragma("foreign_keys = ON");
       const a = await ingest(good);
       const log: string[] = [];
-      const deps = createScoringDeps(db, { now });
+      const deps = createScoringDeps(mini.db, { now });
       try {
-        expect(await runWorker(db, deps, { untilIdle: true, log: (l) => log.push(l) })).toBe(2);
+        expect(await runWorker(mini.db, deps, { untilIdle: true, log: (l) => log.push(l) })).toBe(2);
       } finally {
         await deps.close();
       }
-      const failed = (await db.select().from(jobs).where(eq(jobs.id, broken!.id)).limit(1))[0]!;
+      const failed = (await mini.db.select().from(jobs).where(eq(jobs.id, broken!.id)).limit(1))[0]!;
       expect(failed.state).toBe("failed");
       expect(failed.lastError).toMatch(/run 9999/);
       expect(log.some((l) => l.startsWith(`job ${broken!.id}: failed`))).toBe(true);

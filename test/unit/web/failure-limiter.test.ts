@@ -1,19 +1,13 @@
 /** Failed sign-ins: a lockout per key, expiry, a global backstop, and a table that cannot grow without bound (both engines). */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFailureLimiter } from "@/app/admin/failure-limiter";
 import { signInFailures } from "@/db/schema";
-import { ENGINES, freshDatabase, type TestDatabase } from "../../helpers/engines";
+import { ENGINES, useFreshDatabase } from "../../helpers/engines";
 
 const limits = { maxFailures: 3, maxGlobalFailures: 1000, windowMs: 60_000 };
 
 describe.each(ENGINES)("createFailureLimiter (%s)", (engine) => {
-  let t: TestDatabase;
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const t = useFreshDatabase(engine);
 
   it("locks a key out after maxFailures, and only that key", async () => {
     const f = createFailureLimiter(t.db, limits);

@@ -5,41 +5,36 @@
  * private detail, and an item's place in a filtered, sorted list.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rows as rawRows, type Db } from "@/db/client";
+import { beforeEach, describe, expect, it } from "vitest";
+import { rows as rawRows } from "@/db/client";
 import { itemResults } from "@/db/schema";
 import { ITEM_TEXT_CHARS, itemPosition, listItems, MAX_ITEM_RESULT_CHARS, parseItemPageSize, parseItemSort, parseTrial } from "@/lib/queries/item-list";
 import { getItem, getSubmission } from "@/lib/queries/submission";
 import { outcomeOf, passes } from "@/lib/scoring/outcome";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
-import { ENGINES, freshDatabase, type TestDatabase } from "../../helpers/engines";
-import { GOOD_BUNDLE, MINI_BENCHMARK, tickingClock } from "../../helpers/mini-fixtures";
+import { ENGINES } from "../../helpers/engines";
+import { useMiniDb } from "../../helpers/mini-db";
+import { GOOD_BUNDLE, tickingClock } from "../../helpers/mini-fixtures";
 
 const now = tickingClock();
 
 describe.each(ENGINES)("the item list (%s)", (engine) => {
-  let t: TestDatabase;
-  let db: Db;
+  const mini = useMiniDb(now, engine);
   let runId: number;
 
   /** The mini benchmark's good bundle, scored: four real items (ts-1 and mt-1 pass, ts-2 and mt-2 lose points). */
   beforeEach(async () => {
-    t = await freshDatabase(engine);
-    db = t.db;
-    const { versionId } = await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: now() });
-    const { submissionId } = await ingestBundle(db, { versionId, bundlePath: GOOD_BUNDLE, source: "local", sourceRef: GOOD_BUNDLE, actor: "cli" }, now);
-    const deps = createScoringDeps(db, { now });
+    const { submissionId } = await ingestBundle(mini.db, { versionId: mini.versionId, bundlePath: GOOD_BUNDLE, source: "local", sourceRef: GOOD_BUNDLE, actor: "cli" }, now);
+    const deps = createScoringDeps(mini.db, { now });
     try {
-      await runWorker(db, deps, { untilIdle: true });
+      await runWorker(mini.db, deps, { untilIdle: true });
     } finally {
       await deps.close();
     }
-    runId = (await getSubmission(db, submissionId))!.run!.id;
+    runId = (await getSubmission(mini.db, submissionId))!.run!.id;
   });
-  afterEach(() => t.close());
 
   interface Synthetic {
     uuid: string;
@@ -60,13 +55,13 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
     const result = i.raw ?? JSON.stringify({ reason: i.reason ?? `reason of ${i.uuid}`, detail: i.detail ?? null, trace: i.question === undefined ? [] : [{ turnId: 0, query: i.question, answer: i.answer ?? "", calls: [], responses: [] }] });
     // Raw SQL: the stored text exactly as given (a damaged row too); exact_passed and policy keep their defaults.
     await rawRows(
-      db,
+      mini.db,
       sql`INSERT INTO item_results (run_id, capability, domain, uuid, trial, weight, score, status, stage, scorer, bucket, result)
           VALUES (${runId}, 'zz_synthetic', 'dock', ${i.uuid}, ${i.trial ?? 1}, ${i.weight ?? 1}, ${i.score}, ${i.status ?? "scored"}, ${i.stage ?? "groundedness"}, 'waterfall', 'not_scored', ${result}) RETURNING id`,
     );
   }
 
-  const uuids = async (f: Parameters<typeof listItems>[2] = {}) => (await listItems(db, runId, { capability: "zz_synthetic", pageSize: 300, ...f })).rows.map((r) => r.uuid);
+  const uuids = async (f: Parameters<typeof listItems>[2] = {}) => (await listItems(mini.db, runId, { capability: "zz_synthetic", pageSize: 300, ...f })).rows.map((r) => r.uuid);
 
   describe("the lost-points filter", () => {
     it("keeps every item that scored below 1, missing items and errors included", async () => {
@@ -78,7 +73,7 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
       expect((await uuids({ lost: true }))).toEqual(["b-half", "c-fail", "d-missing", "e-agent"]);
       expect((await uuids())).toHaveLength(5);
       // The real items: ts-1 and mt-1 kept their points.
-      const real = (await listItems(db, runId, { lost: true, pageSize: 300 })).rows.filter((r) => r.capability !== "zz_synthetic");
+      const real = (await listItems(mini.db, runId, { lost: true, pageSize: 300 })).rows.filter((r) => r.capability !== "zz_synthetic");
       expect(real.map((r) => r.uuid).sort()).toEqual(["mt-2", "ts-2"]);
       expect(real.every((r) => r.score < 1)).toBe(true);
     });
@@ -88,7 +83,7 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
       await put({ uuid: "b-hair", score: 1 - 1e-12, stage: "report" });
       await put({ uuid: "c-near", score: 0.999, stage: "report" });
       expect((await uuids({ lost: true }))).toEqual(["c-near"]);
-      for (const r of (await listItems(db, runId, { capability: "zz_synthetic" })).rows) {
+      for (const r of (await listItems(mini.db, runId, { capability: "zz_synthetic" })).rows) {
         expect(outcomeOf(r).verdict === "passed", r.uuid).toBe(r.uuid !== "c-near");
         expect(passes(r.score), r.uuid).toBe(r.uuid !== "c-near");
       }
@@ -101,7 +96,7 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
       expect((await uuids({ outcome: "agent_error" }))).toEqual(["a"]);
       expect((await uuids({ outcome: "correctness" }))).toEqual(["b"]);
       expect((await uuids({ outcome: "missing_turn" }))).toEqual(["c"]);
-      const facets = (await listItems(db, runId)).facets;
+      const facets = (await listItems(mini.db, runId)).facets;
       expect(facets.outcomes).toEqual(expect.arrayContaining(["agent_error", "missing_turn", "policy", "correctness", "groundedness"]));
       // Glossary order: the statuses that count 0 come before the deciding stages.
       expect(facets.outcomes.indexOf("agent_error")).toBeLessThan(facets.outcomes.indexOf("policy"));
@@ -140,11 +135,11 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
     });
 
     it("pages in the sorted order and bounds the page size", async () => {
-      const first = await listItems(db, runId, { capability: "zz_synthetic", sort: "score", dir: "desc", pageSize: 5 });
+      const first = await listItems(mini.db, runId, { capability: "zz_synthetic", sort: "score", dir: "desc", pageSize: 5 });
       expect(first.pageSize).toBe(5);
-      expect((await listItems(db, runId, { pageSize: 100_000 })).pageSize).toBe(300);
+      expect((await listItems(mini.db, runId, { pageSize: 100_000 })).pageSize).toBe(300);
       for (let i = 0; i < 8; i++) await put({ uuid: `p${i}`, score: 0.5 });
-      const page2 = await listItems(db, runId, { capability: "zz_synthetic", sort: "score", dir: "desc", pageSize: 5, page: 2 });
+      const page2 = await listItems(mini.db, runId, { capability: "zz_synthetic", sort: "score", dir: "desc", pageSize: 5, page: 2 });
       const all = await uuids({ sort: "score", dir: "desc" });
       expect(page2.total).toBe(12);
       expect(page2.rows.map((r) => r.uuid)).toEqual(all.slice(5, 10));
@@ -152,12 +147,12 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
 
     it("places an item in its filtered, sorted list with its neighbours", async () => {
       const f = { capability: "zz_synthetic", lost: true, sort: "score" as const, dir: "desc" as const };
-      expect((await itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "z" }))).toEqual({ index: 2, total: 4, prev: { capability: "zz_synthetic", uuid: "m", trial: 1 }, next: { capability: "zz_synthetic", uuid: "a", trial: 1 } });
-      expect((await itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "m" }))!.prev).toBeNull();
-      expect((await itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "k" }))!.next).toBeNull();
+      expect((await itemPosition(mini.db, runId, f, { capability: "zz_synthetic", uuid: "z" }))).toEqual({ index: 2, total: 4, prev: { capability: "zz_synthetic", uuid: "m", trial: 1 }, next: { capability: "zz_synthetic", uuid: "a", trial: 1 } });
+      expect((await itemPosition(mini.db, runId, f, { capability: "zz_synthetic", uuid: "m" }))!.prev).toBeNull();
+      expect((await itemPosition(mini.db, runId, f, { capability: "zz_synthetic", uuid: "k" }))!.next).toBeNull();
       await put({ uuid: "winner", score: 1 });
-      expect((await itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "winner" }))).toBeNull();
-      expect((await itemPosition(db, runId, { ...f, lost: false }, { capability: "zz_synthetic", uuid: "winner" }))!.index).toBe(1);
+      expect((await itemPosition(mini.db, runId, f, { capability: "zz_synthetic", uuid: "winner" }))).toBeNull();
+      expect((await itemPosition(mini.db, runId, { ...f, lost: false }, { capability: "zz_synthetic", uuid: "winner" }))!.index).toBe(1);
     });
   });
 
@@ -170,7 +165,7 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
         await put({ uuid: "c", score: 0, stage: "correctness", trial, reason: `c in trial ${trial}` });
       }
     }
-    const rows = async (f: Parameters<typeof listItems>[2] = {}) => (await listItems(db, runId, { capability: "zz_synthetic", pageSize: 300, ...f })).rows.map((r) => `${r.uuid}@${r.trial}`);
+    const rows = async (f: Parameters<typeof listItems>[2] = {}) => (await listItems(mini.db, runId, { capability: "zz_synthetic", pageSize: 300, ...f })).rows.map((r) => `${r.uuid}@${r.trial}`);
 
     it("lists each item once per trial, ties broken by trial, and filters to one trial", async () => {
       await trials();
@@ -179,22 +174,22 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
       expect((await rows({ lost: true, trial: 2 }))).toEqual(["c@2"]);
       expect((await rows({ lost: false, trial: 3 }))).toEqual(["a@3", "b@3", "c@3"]);
       expect((await rows({ lost: false, sort: "trial", dir: "desc" }))).toEqual(["a@3", "b@3", "c@3", "a@2", "b@2", "c@2", "a@1", "b@1", "c@1"]);
-      expect((await listItems(db, runId)).facets.trials).toEqual([1, 2, 3]);
+      expect((await listItems(mini.db, runId)).facets.trials).toEqual([1, 2, 3]);
       // The row's own reason: each trial's result, not the first one's.
-      expect((await listItems(db, runId, { capability: "zz_synthetic", trial: 3, lost: false })).rows.map((r) => r.reason)).toEqual(["a in trial 3", "b in trial 3", "c in trial 3"]);
+      expect((await listItems(mini.db, runId, { capability: "zz_synthetic", trial: 3, lost: false })).rows.map((r) => r.reason)).toEqual(["a in trial 3", "b in trial 3", "c in trial 3"]);
     });
 
     it("walks previous and next within the item's trial, and opens the trial asked for", async () => {
       await trials();
       const f = { capability: "zz_synthetic", lost: false, trial: 2 };
-      expect((await itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "b", trial: 2 }))).toEqual({ index: 2, total: 3, prev: { capability: "zz_synthetic", uuid: "a", trial: 2 }, next: { capability: "zz_synthetic", uuid: "c", trial: 2 } });
+      expect((await itemPosition(mini.db, runId, f, { capability: "zz_synthetic", uuid: "b", trial: 2 }))).toEqual({ index: 2, total: 3, prev: { capability: "zz_synthetic", uuid: "a", trial: 2 }, next: { capability: "zz_synthetic", uuid: "c", trial: 2 } });
       // Not in the list a trial filter makes: another trial's item.
-      expect((await itemPosition(db, runId, f, { capability: "zz_synthetic", uuid: "b", trial: 1 }))).toBeNull();
+      expect((await itemPosition(mini.db, runId, f, { capability: "zz_synthetic", uuid: "b", trial: 1 }))).toBeNull();
       // Across trials (no filter), the neighbours are the same item's other trials.
-      expect((await itemPosition(db, runId, { capability: "zz_synthetic", lost: false }, { capability: "zz_synthetic", uuid: "b", trial: 1 }))).toMatchObject({ prev: { uuid: "a", trial: 3 }, next: { uuid: "b", trial: 2 } });
-      expect((await getItem(db, runId, "zz_synthetic", "b", { showGroundTruth: false, trial: 2 }))).toMatchObject({ trial: 2, score: 1, reason: "b in trial 2" });
-      expect((await getItem(db, runId, "zz_synthetic", "b", { showGroundTruth: false }))).toMatchObject({ trial: 1, score: 0, reason: "b in trial 1" });
-      expect((await getItem(db, runId, "zz_synthetic", "b", { showGroundTruth: false, trial: 4 }))).toBeNull();
+      expect((await itemPosition(mini.db, runId, { capability: "zz_synthetic", lost: false }, { capability: "zz_synthetic", uuid: "b", trial: 1 }))).toMatchObject({ prev: { uuid: "a", trial: 3 }, next: { uuid: "b", trial: 2 } });
+      expect((await getItem(mini.db, runId, "zz_synthetic", "b", { showGroundTruth: false, trial: 2 }))).toMatchObject({ trial: 2, score: 1, reason: "b in trial 2" });
+      expect((await getItem(mini.db, runId, "zz_synthetic", "b", { showGroundTruth: false }))).toMatchObject({ trial: 1, score: 0, reason: "b in trial 1" });
+      expect((await getItem(mini.db, runId, "zz_synthetic", "b", { showGroundTruth: false, trial: 4 }))).toBeNull();
     });
 
     it("reads a trial from the URL strictly", async () => {
@@ -206,19 +201,19 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
   describe("what a row reads", () => {
     it("gives the question, the agent's answer and the public reason, cut to a table's length", async () => {
       await put({ uuid: "long", score: 0, stage: "correctness", question: "q".repeat(90_000), answer: "a".repeat(90_000), reason: "r".repeat(90_000), detail: "the reference is SECRET-VALUE" });
-      const [row] = (await listItems(db, runId, { capability: "zz_synthetic" })).rows;
+      const [row] = (await listItems(mini.db, runId, { capability: "zz_synthetic" })).rows;
       expect(row!.question).toHaveLength(ITEM_TEXT_CHARS.question + 1);
       expect(row!.question.endsWith("…")).toBe(true);
       expect(row!.answer).toHaveLength(ITEM_TEXT_CHARS.answer + 1);
       expect(row!.reason).toHaveLength(ITEM_TEXT_CHARS.reason + 1);
       // The private detail stays out unless the ground truth is public.
       expect(row!.detail).toBeNull();
-      expect(JSON.stringify((await listItems(db, runId, {})))).not.toContain("SECRET-VALUE");
-      expect((await listItems(db, runId, { capability: "zz_synthetic" }, { showGroundTruth: true })).rows[0]!.detail).toBe("the reference is SECRET-VALUE");
+      expect(JSON.stringify((await listItems(mini.db, runId, {})))).not.toContain("SECRET-VALUE");
+      expect((await listItems(mini.db, runId, { capability: "zz_synthetic" }, { showGroundTruth: true })).rows[0]!.detail).toBe("the reference is SECRET-VALUE");
     });
 
     it("reads the real items' question, answer and reason", async () => {
-      const ts2 = (await listItems(db, runId, { capability: "tool_selection" })).rows.find((r) => r.uuid === "ts-2")!;
+      const ts2 = (await listItems(mini.db, runId, { capability: "tool_selection" })).rows.find((r) => r.uuid === "ts-2")!;
       expect(ts2).toMatchObject({ question: "Which ship is the largest?", answer: "The largest is Ocean Queen." });
       expect(ts2.reason.length).toBeGreaterThan(0);
     });
@@ -226,7 +221,7 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
     it("shows the benchmark's question for an item with no scored turn (missing, errors)", async () => {
       await put({ uuid: "gone", score: 0, status: "missing", stage: "none", raw: JSON.stringify({ reason: "no prediction for this item", detail: null, trace: [], question: "How many berths are free?" }) });
       await put({ uuid: "said", score: 0, stage: "correctness", question: "What the agent was asked", raw: JSON.stringify({ reason: "r", detail: null, trace: [{ turnId: 0, query: "What the agent was asked", answer: "x", calls: [], responses: [] }], question: "ignored beside a trace" }) });
-      const rows = (await listItems(db, runId, { capability: "zz_synthetic" })).rows;
+      const rows = (await listItems(mini.db, runId, { capability: "zz_synthetic" })).rows;
       expect(rows.find((r) => r.uuid === "gone")!.question).toBe("How many berths are free?");
       expect(rows.find((r) => r.uuid === "said")!.question).toBe("What the agent was asked");
     });
@@ -239,34 +234,34 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
       // Not JSON at all (a damaged row): the page still renders. SQLite only: Postgres 15 cannot
       // test text for JSON in a query, and the column is only ever written as JSON (sql-dialect.ts).
       if (engine === "sqlite") await put({ uuid: "broken", score: 0, stage: "correctness", raw: "{not json" });
-      const page = await listItems(db, runId, { capability: "zz_synthetic", sort: "question" });
+      const page = await listItems(mini.db, runId, { capability: "zz_synthetic", sort: "question" });
       const by = Object.fromEntries(page.rows.map((r) => [r.uuid, r]));
       expect(by.huge!.question).toBe("");
       expect(by.huge!.reason).toMatch(/too large to show/);
       expect(by.big!.question).toHaveLength(ITEM_TEXT_CHARS.question + 1);
       if (engine === "sqlite") expect(by.broken).toMatchObject({ question: "", reason: "" });
       expect(JSON.stringify(page).length).toBeLessThan(10_000);
-      expect((await getItem(db, runId, "zz_synthetic", "huge", { showGroundTruth: false }))!.reason).toMatch(/too large to show here/);
+      expect((await getItem(mini.db, runId, "zz_synthetic", "huge", { showGroundTruth: false }))!.reason).toMatch(/too large to show here/);
     });
   });
 
   describe("the trajectory diagnostic, call by call", () => {
     it("stores the engine's pairing and shows the public half: the agent's calls, what differed, expected calls only counted", async () => {
-      const [stored] = await db.select({ result: itemResults.result }).from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.uuid, "ts-2")));
+      const [stored] = await mini.db.select({ result: itemResults.result }).from(itemResults).where(and(eq(itemResults.runId, runId), eq(itemResults.uuid, "ts-2")));
       expect((stored!.result as { trajectory?: { pairs?: unknown } }).trajectory?.pairs).toEqual([
         { name: "get_largest_ship", expected: { index: 0, step: 1, params: {} }, actual: null, params: null },
         { name: "get_ship_list", expected: null, actual: { index: 0, step: 1, params: {} }, params: null },
       ]);
-      const closed = (await getItem(db, runId, "tool_selection", "ts-2", { showGroundTruth: false }))!;
+      const closed = (await getItem(mini.db, runId, "tool_selection", "ts-2", { showGroundTruth: false }))!;
       expect(closed.trajectory).toMatchObject({ notMade: 1, summary: null, calls: [{ call: { index: 0, name: "get_ship_list", arguments: {} }, verdict: "not_expected", expected: null }] });
       expect(JSON.stringify(closed)).not.toContain("get_largest_ship");
-      const open = (await getItem(db, runId, "tool_selection", "ts-2", { showGroundTruth: true }))!;
+      const open = (await getItem(mini.db, runId, "tool_selection", "ts-2", { showGroundTruth: true }))!;
       expect(open.trajectory!.calls).toEqual([
         { call: { index: 0, name: "get_ship_list", arguments: {} }, verdict: "not_expected", differed: [], missing: [], extra: [], expected: null },
         { call: null, verdict: "not_made", differed: [], missing: [], extra: [], expected: { name: "get_largest_ship", arguments: {} } },
       ]);
       // "2020" for 2020 is the same value: the call is as expected.
-      expect((await getItem(db, runId, "tool_selection", "ts-1", { showGroundTruth: false }))!.trajectory!.calls).toEqual([
+      expect((await getItem(mini.db, runId, "tool_selection", "ts-1", { showGroundTruth: false }))!.trajectory!.calls).toEqual([
         { call: { index: 0, name: "get_docked_ships", arguments: { year: "2020" } }, verdict: "as_expected", differed: [], missing: [], extra: [], expected: null },
       ]);
     });
@@ -278,7 +273,7 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
       ];
       const trajectory = { score: 0.2, toolNamesF1: 0.5, paramsF1: 0, order: null, exact: false, summary: "wrong values: find_ship.name (Sea Dragon)", pairs };
       await put({ uuid: "diff", score: 0, stage: "correctness", raw: JSON.stringify({ scorer: "waterfall", reason: "r", detail: null, trace: [], verdicts: [], trajectory }) });
-      const closed = (await getItem(db, runId, "zz_synthetic", "diff", { showGroundTruth: false }))!;
+      const closed = (await getItem(mini.db, runId, "zz_synthetic", "diff", { showGroundTruth: false }))!;
       // In the agent's order; the omitted key that reads as a value ("Sea Dragon") is not named.
       expect(closed.trajectory!.calls).toEqual([
         { call: { index: 0, name: "list_ports", arguments: { all: true } }, verdict: "not_expected", differed: [], missing: [], extra: [], expected: null },
@@ -287,14 +282,14 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
       expect(closed.trajectory!.notMade).toBe(0);
       expect(JSON.stringify(closed)).not.toContain("Sea Dragon");
       expect(JSON.stringify(closed)).not.toContain("1999");
-      const open = (await getItem(db, runId, "zz_synthetic", "diff", { showGroundTruth: true }))!;
+      const open = (await getItem(mini.db, runId, "zz_synthetic", "diff", { showGroundTruth: true }))!;
       expect(open.trajectory!.calls![1]).toMatchObject({ missing: ["year", "Sea Dragon"], expected: { name: "find_ship", arguments: { name: "Sea Dragon", year: 1999 } } });
     });
 
     it("reads a result stored before calls were paired", async () => {
       const trajectory = { score: 1, toolNamesF1: 1, paramsF1: null, order: null, exact: true, summary: "tools: 1 of 1" };
       await put({ uuid: "old", score: 1, raw: JSON.stringify({ scorer: "waterfall", reason: "r", detail: null, trace: [], verdicts: [], trajectory }) });
-      expect((await getItem(db, runId, "zz_synthetic", "old", { showGroundTruth: false }))!.trajectory).toEqual({ score: 1, toolNamesF1: 1, paramsF1: null, order: null, exact: true, summary: null, calls: null, notMade: 0 });
+      expect((await getItem(mini.db, runId, "zz_synthetic", "old", { showGroundTruth: false }))!.trajectory).toEqual({ score: 1, toolNamesF1: 1, paramsF1: null, order: null, exact: true, summary: null, calls: null, notMade: 0 });
     });
   });
 });

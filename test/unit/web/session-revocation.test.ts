@@ -1,20 +1,14 @@
 /** Maintainer sessions: signed cookies that sign-out revokes in the database, in a bounded table (both engines). */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSession, revokeSession, sessionValid } from "@/app/admin/auth";
 import { createSessionStore } from "@/app/admin/session-store";
-import { ENGINES, freshDatabase, type TestDatabase } from "../../helpers/engines";
+import { ENGINES, freshDatabase, useFreshDatabase } from "../../helpers/engines";
 
 const TOKEN = "maintainer-token";
 const NOW = Date.UTC(2026, 10, 22);
 
 describe.each(ENGINES)("maintainer sessions (%s)", (engine) => {
-  let t: TestDatabase;
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const t = useFreshDatabase(engine);
 
   it("accepts a session it issued, and no longer after it is revoked, wherever the cookie was copied", async () => {
     const store = createSessionStore(t.db, 10);
