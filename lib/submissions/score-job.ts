@@ -58,6 +58,9 @@ export interface ScoringDeps {
  */
 export const DEFAULT_HEARTBEAT_MS = 30_000;
 
+/** Item rows per INSERT statement: 15 columns each, well under Postgres's 65,535 parameters. */
+export const ROWS_PER_INSERT = 500;
+
 /**
  * `superseded`: the submission was withdrawn, rejected or re-queued under the run; nothing was published.
  * `interrupted`: the worker was stopped; the job is queued again and resumes where it stopped.
@@ -207,10 +210,14 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
         const wrote = await writeTx(db, async (tx) => {
           const at = deps.now();
           if (!(await holdLease(tx, lease, at))) return false;
-          await tx
-            .insert(itemResults)
-            .values(batch.map((r) => ({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, trial: r.trial, weight: r.weight, score: r.score, status: r.status, stage: r.stage, scorer: r.scorer, bucket: r.bucket, exactPassed: r.scorer === "waterfall" && r.exactPassed, policy: r.scorer === "waterfall" ? r.policy : null, result: r, fingerprint: r.fingerprint ?? null })))
-            .onConflictDoNothing();
+          // Items arrive faster than they are written, so a batch may hold thousands: one INSERT
+          // per ROWS_PER_INSERT (Postgres refuses a statement of more than 65,535 parameters).
+          for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
+            await tx
+              .insert(itemResults)
+              .values(batch.slice(i, i + ROWS_PER_INSERT).map((r) => ({ runId: run.id, capability: r.capability, domain: r.domain, uuid: r.uuid, trial: r.trial, weight: r.weight, score: r.score, status: r.status, stage: r.stage, scorer: r.scorer, bucket: r.bucket, exactPassed: r.scorer === "waterfall" && r.exactPassed, policy: r.scorer === "waterfall" ? r.policy : null, result: r, fingerprint: r.fingerprint ?? null })))
+              .onConflictDoNothing();
+          }
           await tx.update(scoringRuns).set({ progressDone: count + batch.length, progressTotal: total }).where(eq(scoringRuns.id, run.id));
           await tx.update(jobs).set({ updatedAt: at }).where(eq(jobs.id, job.id));
           return true;
