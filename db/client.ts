@@ -86,6 +86,10 @@ export async function openPostgres(url: string, opts: { poolSize?: number } = {}
   // An idle client whose server went away (a restart) must not crash the process; the next
   // query takes a new connection.
   pool.on("error", () => {});
+  // A checked-out client (a transaction between statements) whose server goes away emits
+  // "error" too, and with no listener that kills the process: the next query on it fails
+  // instead, and the transaction is tried again (lib/submissions/db-busy.ts).
+  pool.on("connect", (client) => client.on("error", () => {}));
   const { drizzle: drizzlePg } = await import("drizzle-orm/node-postgres");
   const { migrate: migratePg } = await import("drizzle-orm/node-postgres/migrator");
   const db = drizzlePg({ client: pool, casing: "snake_case" });

@@ -5,7 +5,7 @@
  *
  *   tsx scripts/pg-cluster.ts   starts one, prints its URL, stops it on Ctrl-C
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -78,14 +78,23 @@ export async function startPgCluster(): Promise<PgCluster> {
   return { url: `postgres://${user}@127.0.0.1:${port}/postgres`, port, dir, stop };
 }
 
-/** Restarts a cluster started by startPgCluster (for fault tests): same port, same data. */
-export function restartPgCluster(cluster: PgCluster): void {
+/**
+ * Restarts a cluster started by startPgCluster (for fault tests): same port, same data. Does
+ * not block the event loop, so servers in the calling process keep answering meanwhile.
+ */
+export function restartPgCluster(cluster: PgCluster): Promise<void> {
   const bin = postgresBin()!;
   const asRoot = process.getuid?.() === 0;
   const data = path.join(cluster.dir, "data");
-  const args = ["-D", data, "-l", path.join(cluster.dir, "log"), "-m", "fast", "-w", "-t", "60", "restart"];
-  const r = asRoot ? spawnSync("runuser", ["-u", "postgres", "--", path.join(bin, "pg_ctl"), ...args]) : spawnSync(path.join(bin, "pg_ctl"), args);
-  if (r.status !== 0) throw new Error(`pg_ctl restart failed: ${String(r.stderr)}`);
+  const args = ["-D", data, "-l", path.join(cluster.dir, "log"), "-m", "fast", "-w", "-t", "120", "restart"];
+  const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, "pg_ctl"), ...args]] : [path.join(bin, "pg_ctl"), args];
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd as string, argv as string[], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    p.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+    p.once("error", reject);
+    p.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`pg_ctl restart failed (${code}): ${stderr.slice(-2000)}`))));
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
