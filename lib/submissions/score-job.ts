@@ -65,9 +65,10 @@ export const ROWS_PER_INSERT = 500;
  * `superseded`: the submission was withdrawn, rejected or re-queued under the run; nothing was published.
  * `interrupted`: the worker was stopped; the job is queued again and resumes where it stopped.
  * `lost`: another worker took the job over (this one's lease went stale); this one published nothing.
- * `deferred`: the storage could not be reached (or timed out); the job keeps its lease without a
- *   heartbeat, so any worker retries it once the lease goes stale (the worker's `staleMs`), a
- *   back-off that needs no new state; after MAX_STORAGE_ATTEMPTS claims it fails.
+ * `deferred`: the storage (or the database, past the retries) could not be reached; the job keeps
+ *   its lease without a heartbeat, so any worker retries it once the lease goes stale (the
+ *   worker's `staleMs`), a back-off that needs no new state; after MAX_STORAGE_ATTEMPTS claims of
+ *   an unreachable storage it fails.
  */
 export type JobOutcome = "completed" | "incomplete" | "failed" | "superseded" | "interrupted" | "lost" | "deferred";
 
@@ -96,11 +97,12 @@ function everyInterval(beat: () => Promise<void>, ms: number): () => void {
  * with one `deps` (the replay ports and judges are shared; each job keeps its own state here).
  */
 export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Promise<JobOutcome> {
-  const [job] = await db.select().from(jobs).where(eq(jobs.id, lease.id)).limit(1);
+  // Reads are tried again like writes: a database restarting under the worker must not fail the job.
+  const [job] = await retryBusy(() => db.select().from(jobs).where(eq(jobs.id, lease.id)).limit(1));
   if (!job) throw new Error(`job ${lease.id} does not exist`);
-  const [run] = await db.select().from(scoringRuns).where(eq(scoringRuns.id, job.runId)).limit(1);
+  const [run] = await retryBusy(() => db.select().from(scoringRuns).where(eq(scoringRuns.id, job.runId)).limit(1));
   if (!run) throw new Error(`job ${lease.id}: run ${job.runId} does not exist`);
-  const [sub] = await db.select().from(submissions).where(eq(submissions.id, run.submissionId)).limit(1);
+  const [sub] = await retryBusy(() => db.select().from(submissions).where(eq(submissions.id, run.submissionId)).limit(1));
   if (!sub) throw new Error(`job ${lease.id}: submission ${run.submissionId} does not exist`);
   const signal = deps.signal;
   // Set once a fence finds the lease gone: nothing more is written for this job.
@@ -171,7 +173,7 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
 
     let benchmark: Benchmark;
     try {
-      benchmark = await benchmarkOfVersion(db, sub.benchmarkVersionId, deps.storage);
+      benchmark = await retryBusy(() => benchmarkOfVersion(db, sub.benchmarkVersionId, deps.storage));
     } catch (err) {
       if (deps.storage && isPassingStorageError(err)) return defer("benchmark", err);
       const lost = deps.storage ? lostReason(err) : undefined;
@@ -195,7 +197,7 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
       return fail(`judge unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
 
-    const stored = await db.select({ result: itemResults.result, trial: itemResults.trial }).from(itemResults).where(eq(itemResults.runId, run.id));
+    const stored = await retryBusy(() => db.select({ result: itemResults.result, trial: itemResults.trial }).from(itemResults).where(eq(itemResults.runId, run.id)));
     // Keyed by trial too: a bundle of trials stores each item once per trial. A result stored before trials were kept reads as trial 1 (the column's default).
     const done = new Map(stored.map(({ result, trial }) => [trialItemKey(result.capability, result.uuid, trial), { ...result, trial }] as const));
     const buffer: ItemResult[] = [];
@@ -264,6 +266,8 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
     } catch (err) {
       await writing;
       if (lost) return "lost";
+      // The database stayed away past the retries: the job is left to resume (see `deferred`).
+      if (isBusy(err)) return "deferred";
       return fail(`scoring failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (lost) return "lost";

@@ -10,7 +10,7 @@ import { hostname } from "node:os";
 import { and, eq, lt, or, sql } from "drizzle-orm";
 import { dialectOf, type Db } from "../../db/client";
 import { jobs } from "../../db/schema";
-import { retryBusy, writeTx } from "./db-busy";
+import { isBusy, retryBusy, writeTx } from "./db-busy";
 import { holdLease, newLeaseToken, type Lease } from "./job-lease";
 import { failRun } from "./runs";
 import { runScoringJob, type JobOutcome, type ScoringDeps } from "./score-job";
@@ -136,6 +136,12 @@ export async function runWorker(db: Db, deps: ScoringDeps, opts: WorkerOptions =
       try {
         outcome = await runScoringJob(db, lease, jobDeps);
       } catch (err) {
+        // The database stayed away past the retries: nothing can be written now, and the job
+        // is not at fault. Its lease goes stale and a claim resumes it.
+        if (isBusy(err)) {
+          opts.log?.(`job ${lease.id}: the database is unavailable; left to resume`);
+          continue;
+        }
         // A job that throws fails alone; the next restart must not take it first and throw again.
         const message = `the job threw: ${err instanceof Error ? err.message : String(err)}`;
         const failed = await retryBusy(() =>

@@ -2,12 +2,14 @@
  * Hosted mode under faults (issue 25): one Postgres, two worker "machines" (their own worker
  * ids, download folders and caches; a shared object-storage folder), 4 jobs at once each, 200
  * GitHub submissions and a slow fake judge. Mid-run one machine is frozen past its lease and
- * thawed (everything it then tries for jobs taken over must be refused by the lease token),
- * and a machine is killed with SIGKILL and replaced. (Restarting Postgres mid-run is not in
- * it yet: that still leaves runs unscored now and then.) At the end every
- * job is done, each submission has exactly one completed run, no item row is duplicated, each
- * issue has one status comment, and every run's verdict digest equals that of a single worker
- * scoring the same bundles on SQLite.
+ * thawed once another has taken one of its jobs over. A trigger logs every row written for a
+ * job or a run with the writing machine's name, its transaction and the job's lease token: a
+ * token must be written by one machine only (a thawed machine writing for a job taken over
+ * from it would write under the new holder's token; without the token check its heartbeat
+ * alone shows), and every transaction writing a run's scores must write its job's row (the
+ * fence). Then Postgres is restarted, and a machine is killed with SIGKILL and replaced. At the end every job is done, each submission has exactly one
+ * completed run, no item row is duplicated, each issue has one status comment, and every
+ * run's verdict digest equals that of a single worker scoring the same bundles on SQLite.
  *
  * The test starts its own Postgres cluster (it restarts it), so it disturbs no other test.
  */
@@ -19,7 +21,7 @@ import path from "node:path";
 import pg from "pg";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase, openPostgres, rows, type Db } from "@/db/client";
+import { closeDatabase, exec, openDatabase, openPostgres, rows, type Db } from "@/db/client";
 import { renderIssueFormBody, SUBMISSION_LABEL } from "@/lib/github/issue-form";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { recordDelivery } from "@/lib/submissions/github-intake";
@@ -27,7 +29,7 @@ import { STATUS_MARKER } from "@/lib/submissions/github-status";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
-import { postgresBin, startPgCluster, type PgCluster } from "@/scripts/pg-cluster";
+import { postgresBin, restartPgCluster, startPgCluster, type PgCluster } from "@/scripts/pg-cluster";
 import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
 import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
 import { startFakeOpenAiServer, systemPrompt, type FakeOpenAiServer, type RecordedRequest } from "../helpers/fake-openai-server";
@@ -53,6 +55,9 @@ function deterministicJudge(req: RecordedRequest) {
   return { delayMs: 150, content: JSON.stringify({ verdict, reason: "fake judge" }) };
 }
 
+/** What the test prints when it times out: the queue's state and the machines' logs. */
+let diagnose: () => Promise<string> = async () => "";
+
 async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 240_000, everyMs = 250, onError: () => Promise<void> = async () => {}): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
@@ -64,7 +69,10 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 
       last = err; // the database may be restarting
       await onError().catch(() => {});
     }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)}; cause: ${String((last as { cause?: unknown }).cause)})` : ""}`);
+    if (Date.now() > end) {
+      const state = await diagnose().catch((err) => `(no diagnosis: ${String(err)})`);
+      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)}; cause: ${String((last as { cause?: unknown }).cause)})` : ""}\n${state}`);
+    }
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -73,7 +81,7 @@ const count = async (db: Db, query: ReturnType<typeof sql>) => Number((await row
 const exited = (p: ChildProcess) => new Promise<number | null>((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve(p.exitCode) : p.once("exit", (code) => resolve(code))));
 
 describe.skipIf(!postgresBin())("hosted mode under faults", () => {
-  it("scores 200 GitHub submissions exactly once through a frozen worker and a killed worker", async () => {
+  it("scores 200 GitHub submissions exactly once through a frozen worker, a database restart and a killed worker", async () => {
     const cluster: PgCluster = await startPgCluster();
     cleanup.push(() => cluster.stop());
     const admin = new pg.Client({ connectionString: cluster.url });
@@ -120,6 +128,28 @@ describe.skipIf(!postgresBin())("hosted mode under faults", () => {
       expect(await recordDelivery(db, { id: `delivery-${i}`, event: "issues", payload }, new Date())).toBe("queued");
     }
 
+    // Who wrote what: every row written for a job or a run is logged by a trigger with the
+    // writing connection's name (each machine names its connections after itself), its
+    // transaction and, for a job's row, the lease token the row then carries. A fence UPDATE
+    // that matches no row logs nothing.
+    await exec(db, sql.raw(`
+      CREATE TABLE write_log (app text NOT NULL DEFAULT current_setting('application_name'), txid bigint NOT NULL DEFAULT txid_current(), tbl text NOT NULL, job_id bigint, run_id bigint, token text);
+      CREATE FUNCTION log_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE j jsonb := to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END);
+      BEGIN
+        INSERT INTO write_log (tbl, job_id, run_id, token) VALUES (TG_TABLE_NAME,
+          CASE WHEN TG_TABLE_NAME = 'jobs' THEN (j->>'id')::bigint END,
+          COALESCE((j->>'run_id')::bigint, CASE WHEN TG_TABLE_NAME = 'scoring_runs' THEN (j->>'id')::bigint END),
+          j->>'lease_token');
+        RETURN NULL;
+      END $$;
+      DO $$ DECLARE t text; BEGIN
+        FOR t IN SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'run_id' AND table_name <> 'write_log'
+                 UNION SELECT 'scoring_runs' LOOP
+          EXECUTE format('CREATE TRIGGER log_write AFTER INSERT OR UPDATE OR DELETE ON %I FOR EACH ROW EXECUTE FUNCTION log_write()', t);
+        END LOOP;
+      END $$;`));
+
     const objects = path.join(tmp, "objects");
     const machine = (id: string): ChildProcess => {
       const home = path.join(tmp, id);
@@ -129,7 +159,8 @@ describe.skipIf(!postgresBin())("hosted mode under faults", () => {
         stdio: ["ignore", "ignore", "pipe"],
         env: {
           ...process.env,
-          AGENTBOARD_DATABASE_URL: url,
+          // The connection names its machine, so the write log below knows who wrote what.
+          AGENTBOARD_DATABASE_URL: `${url}?application_name=${id}`,
           AGENTBOARD_WORKER_ID: id,
           AGENTBOARD_STORAGE_URL: objects,
           AGENTBOARD_CACHE_DIR: path.join(home, "cache"),
@@ -161,6 +192,17 @@ describe.skipIf(!postgresBin())("hosted mode under faults", () => {
 
     const a = machine("machine-a");
     const b = machine("machine-b");
+    const logs = new Map<string, ChildProcess>([["machine-a", a], ["machine-b", b]]);
+    diagnose = async () => {
+      const q = async (query: ReturnType<typeof sql>) => JSON.stringify(await rows(db, query));
+      return [
+        `jobs: ${await q(sql`SELECT state, locked_by, count(*) AS n, min(last_error) AS error FROM jobs GROUP BY state, locked_by`)}`,
+        `runs: ${await q(sql`SELECT status, count(*) AS n FROM scoring_runs GROUP BY status`)}`,
+        `submissions: ${await q(sql`SELECT state, count(*) AS n FROM submissions GROUP BY state`)}`,
+        `deliveries: ${await q(sql`SELECT status, count(*) AS n, min(error) AS error FROM github_deliveries GROUP BY status`)}`,
+        ...[...logs].map(([id, p]) => `--- ${id} (exit ${p.exitCode ?? p.signalCode ?? "running"}):\n${(p as unknown as { log: string }).log.slice(-3000)}`),
+      ].join("\n");
+    };
 
     // 1. Freeze machine B past its lease while it holds jobs, and thaw it the moment another
     //    machine has taken one of them over, while that job is still being scored: B's lease
@@ -177,13 +219,15 @@ describe.skipIf(!postgresBin())("hosted mode under faults", () => {
     );
     b.kill("SIGCONT");
 
-    // 2. (Not yet: a Postgres restart mid-run left runs unscored in 3 of 5 tries; see issue 25's
-    //    closing note. restartPgCluster is ready for it.)
-
+    // 2. Restart Postgres mid-run: every connection of every machine is dropped at once.
+    await until(async () => ((await completed()) >= 80 ? true : undefined), "80 completed runs");
+    await restartPgCluster(cluster);
+    await reopen();
     // 3. Kill machine A outright; machine C replaces it.
     await until(async () => ((await completed()) >= 140 ? true : undefined), "140 completed runs", 240_000, 250, reopen);
     a.kill("SIGKILL");
     const c = machine("machine-c");
+    logs.set("machine-c", c);
 
     // Everything scored, every issue told.
     await until(async () => {
@@ -208,6 +252,14 @@ describe.skipIf(!postgresBin())("hosted mode under faults", () => {
     expect(await count(db, sql`SELECT count(*) AS n FROM (SELECT run_id, capability, uuid, trial FROM item_results GROUP BY run_id, capability, uuid, trial HAVING count(*) > 1) d`)).toBe(0);
     expect(await count(db, sql`SELECT count(*) AS n FROM audit_log WHERE action = 'run:completed'`)).toBe(SUBMISSIONS);
     for (const n of issueNumbers) expect(gh.comments(n).filter((m) => m.body.startsWith(STATUS_MARKER)), `issue ${n}`).toHaveLength(1);
+
+    // Fenced: a lease token is written to a job's row by one machine only (the one whose claim
+    // made it; the frozen machine, thawed after its jobs were taken over, must not touch them),
+    // and every transaction that writes a run's scores writes that run's job row too (the fence).
+    expect(await rows(db, sql`SELECT token, string_agg(DISTINCT app, ', ') AS machines FROM write_log WHERE tbl = 'jobs' AND token IS NOT NULL GROUP BY token HAVING count(DISTINCT app) > 1`), "lease tokens written by more than one machine").toEqual([]);
+    expect(await rows(db, sql`SELECT DISTINCT w.app, w.tbl, w.run_id FROM write_log w WHERE w.tbl IN ('item_results', 'capability_scores', 'domain_scores') AND NOT EXISTS (SELECT 1 FROM write_log j WHERE j.tbl = 'jobs' AND j.txid = w.txid AND j.run_id = w.run_id)`), "run rows written without their job's row").toEqual([]);
+    // …and the log saw every machine write (the checks above can fail).
+    expect((await rows<{ app: string }>(db, sql`SELECT DISTINCT app FROM write_log WHERE tbl = 'item_results' ORDER BY app`)).map((r) => r.app)).toEqual(["machine-a", "machine-b", "machine-c"]);
 
     // The same numbers as one worker on SQLite, bundle by bundle.
     const hosted = new Map((await rows<{ sha: string; manifest: string }>(db, sql`SELECT s.bundle_sha256 AS sha, r.manifest AS manifest FROM submissions s JOIN scoring_runs r ON r.id = s.current_run_id`)).map((r) => [r.sha, JSON.parse(r.manifest).verdicts]));
