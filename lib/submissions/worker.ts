@@ -125,7 +125,16 @@ export async function runWorker(db: Db, deps: ScoringDeps, opts: WorkerOptions =
   const loop = async (): Promise<number> => {
     let ran = 0;
     while (!opts.signal?.aborted) {
-      const lease = await retryBusy(() => claimNextJob(db, me, deps.now(), opts.staleMs));
+      let lease: Lease | undefined;
+      try {
+        lease = await retryBusy(() => claimNextJob(db, me, deps.now(), opts.staleMs));
+      } catch (err) {
+        // A database away for longer than the retries: the worker waits for it, it does not exit.
+        if (!isBusy(err)) throw err;
+        opts.log?.(`the database is unavailable (${err instanceof Error ? err.message : String(err)}); trying again`);
+        await pause(opts.pollMs ?? 1000, opts.signal);
+        continue;
+      }
       if (lease === undefined) {
         if (opts.untilIdle) break;
         await pause(opts.pollMs ?? 1000, opts.signal);
