@@ -94,6 +94,7 @@ export const scoringRuns = pgTable(
     flags: text(),
     trials: integer().notNull().default(1),
     trialStats: text(),
+    itemSummary: text(),
     error: text(),
     createdAt: createdAt(),
     startedAt: millis(),
@@ -128,6 +129,10 @@ export const itemResults = pgTable(
     uniqueIndex("item_results_unique").on(t.runId, t.capability, t.uuid, t.trial),
     index("item_results_filter").on(t.runId, t.capability, t.domain, t.stage),
     index("item_results_fingerprint").on(t.fingerprint),
+    // Every summary column of a run's items, so what the entry and compare pages read per run
+    // (funnel, outcomes, lost points, filter values, the items compared) comes from the index
+    // alone: without it each read loads every item's row, its stored result included (~1.5-5 KB).
+    index("item_results_summary").on(t.runId, t.capability, t.uuid, t.trial, t.domain, t.weight, t.score, t.status, t.stage, t.scorer, t.bucket, t.exactPassed),
   ],
 );
 

@@ -10,6 +10,7 @@ import type { CostSummary } from "../lib/aggregate/cost";
 import type { TrialStats } from "../lib/aggregate/trials";
 import type { RunIntegrity } from "../lib/scoring/integrity-flags";
 import type { RunManifest } from "../lib/scoring/manifest";
+import type { RunItemSummary } from "../lib/queries/types";
 import type { CachedGrade } from "../lib/scoring/judges/grade-cache";
 import type { RecordedJudge } from "../lib/scoring/judges/judge-settings";
 import type { FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName } from "../lib/scoring/item-result";
@@ -122,6 +123,8 @@ export const scoringRuns = sqliteTable(
     /** Trials in the bundle (`trial_1/ … trial_k/`); 1 for a plain bundle. */
     trials: integer().notNull().default(1),
     trialStats: text({ mode: "json" }).$type<TrialStats>(),
+    /** What the completed run's items add up to (funnel, trajectory and evaluator means), stored at completion so no page parses every item to show it. */
+    itemSummary: text({ mode: "json" }).$type<RunItemSummary>(),
     error: text(),
     createdAt: createdAt(),
     startedAt: integer({ mode: "timestamp_ms" }),
@@ -161,6 +164,10 @@ export const itemResults = sqliteTable(
     uniqueIndex("item_results_unique").on(t.runId, t.capability, t.uuid, t.trial),
     index("item_results_filter").on(t.runId, t.capability, t.domain, t.stage),
     index("item_results_fingerprint").on(t.fingerprint),
+    // Every summary column of a run's items, so what the entry and compare pages read per run
+    // (funnel, outcomes, lost points, filter values, the items compared) comes from the index
+    // alone: without it each read loads every item's row, its stored result included (~1.5-5 KB).
+    index("item_results_summary").on(t.runId, t.capability, t.uuid, t.trial, t.domain, t.weight, t.score, t.status, t.stage, t.scorer, t.bucket, t.exactPassed),
   ],
 );
 

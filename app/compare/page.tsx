@@ -130,7 +130,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             <CapabilityComparison comparison={comparison} />
           </Section>
           <Section id="domains" title="Per domain">
-            <DomainComparison comparison={comparison} />
+            <DomainComparison comparison={{ entries: comparison.entries, benchmark: comparison.benchmark, domains: comparison.domains }} />
           </Section>
           {summary ? (
             <Section

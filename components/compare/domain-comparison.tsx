@@ -2,7 +2,12 @@
  * Entries side by side per capability and domain, cells shaded by score with the number printed.
  * Each capability heads its own group of rows, so a phone has only the domain and one narrow
  * column per entry to fit.
+ *
+ * A client component: the grid's cells (entries × domains, hundreds on a benchmark of many
+ * domains) then travel once as data instead of a second time as markup in the page's payload.
  */
+"use client";
+
 import type { Comparison } from "@/lib/queries/types";
 import { formatScore } from "@/components/common/format";
 import { heatCell } from "@/components/common/heat-scale";
@@ -50,7 +55,7 @@ function CapabilityRows({ capability, entries, domains }: { capability: { id: st
   );
 }
 
-export function DomainComparison({ comparison }: { comparison: Comparison }) {
+export function DomainComparison({ comparison }: { comparison: Pick<Comparison, "entries" | "benchmark" | "domains"> }) {
   const { entries, benchmark, domains } = comparison;
   if (domains.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No per-domain scores.</p>;
   return (

@@ -3,7 +3,12 @@
  * the chosen benchmark's entries grouped by version, plus a box for ids, as a GET form (works
  * without JavaScript; the page turns the result into `?ids=a,b,c`). Selected entries come
  * first in their current order, so the baseline stays first when more are added.
+ *
+ * A client component: a popular board lists a thousand entries here, which the page then
+ * carries once as data instead of a second time as markup in its payload.
  */
+"use client";
+
 import Link from "next/link";
 import type { BenchmarkLink, PickableGroup } from "@/lib/queries/types";
 import { formatScore } from "@/components/common/format";

@@ -1,4 +1,10 @@
-/** Capability × domain grid of scores: a table whose cells are shaded by score and print the number. */
+/**
+ * Capability × domain grid of scores: a table whose cells are shaded by score and print the number.
+ * A client component: a benchmark of many domains makes hundreds of cells, which the page then
+ * carries once as data instead of a second time as rendered markup in the server-component payload.
+ */
+"use client";
+
 import type { SubmissionDetail } from "@/lib/queries/types";
 import { formatScore } from "@/components/common/format";
 import { heatCell } from "@/components/common/heat-scale";

@@ -13,7 +13,7 @@ import { linkClass, rowClass, tableClass, tdClass, theadClass } from "@/componen
 import { FLAG_KIND_LABELS } from "@/lib/scoring/integrity-flags";
 import type { IntegrityFlagView, IntegrityView } from "@/lib/queries/types";
 import { itemQuery } from "./item-query";
-import { itemHref } from "./item-table";
+import { itemHref } from "./item-href";
 
 const share = (part: number, whole: number) => (whole > 0 ? formatPercent(part, whole) : "—");
 

@@ -4,7 +4,7 @@
  * the default view; "All items" sends `lost=0`.
  */
 import Link from "next/link";
-import { ITEM_PAGE_SIZES, ITEM_SORT_KEYS } from "@/lib/queries/item-list";
+import { ITEM_PAGE_SIZES, ITEM_SORT_KEYS } from "@/lib/queries/item-params";
 import { outcomeTerm } from "@/lib/scoring/outcome";
 import type { ItemFilters, ItemPage, ItemSortKey } from "@/lib/queries/types";
 import { SelectField } from "@/components/common/select-field";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { ItemFilters, ItemPosition } from "@/lib/queries/types";
 import { linkClass } from "@/components/common/styles";
 import { describeItemList } from "./item-query";
-import { itemHref } from "./item-table";
+import { itemHref } from "./item-href";
 
 const step = "rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-600 dark:hover:bg-slate-800";
 const off = "rounded-md border border-slate-200 px-3 py-1 text-slate-400 dark:border-slate-800 dark:text-slate-500";

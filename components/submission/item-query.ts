@@ -5,7 +5,7 @@
  * run of k trials to one trial (the item page: the trial of the item shown, which previous and
  * next keep).
  */
-import { DEFAULT_ITEM_PAGE_SIZE, parseItemPageSize, parseItemSort, parseTrial } from "@/lib/queries/item-list";
+import { DEFAULT_ITEM_PAGE_SIZE, parseItemPageSize, parseItemSort, parseTrial } from "@/lib/queries/item-params";
 import { OUTCOME_IDS, outcomeTerm } from "@/lib/scoring/outcome";
 import { oneOf } from "@/lib/scoring/item-result";
 import type { ItemFilters } from "@/lib/queries/types";

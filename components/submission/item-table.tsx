@@ -4,24 +4,19 @@
  * headers sort on the server through the URL. Below `sm` the rows become cards, so id, outcome
  * and score read without scrolling sideways. A run of k > 1 trials lists each item once per
  * trial, with a trial column (each link opens that trial's result: `?trial=n`).
+ *
+ * A client component: the page then carries its rows once, as data, instead of the rendered
+ * table and cards a second time in the server-component payload (up to 300 rows, each twice).
  */
+"use client";
+
 import Link from "next/link";
 import type { ItemFilters, ItemRow, ItemSortKey } from "@/lib/queries/types";
 import { linkClass, rowClass, scrollClass, tableClass, tdClass, thClass, theadClass } from "@/components/common/styles";
 import { ItemScore, OutcomeText } from "./outcome-text";
+import { itemHref, policyNote } from "./item-href";
 import { itemQuery } from "./item-query";
 
-export function itemHref(submissionId: number, row: Pick<ItemRow, "capability" | "uuid">, query = ""): string {
-  return `/submissions/${submissionId}/items/${encodeURIComponent(row.capability)}/${encodeURIComponent(row.uuid)}${query}`;
-}
-
-/** What the policy stage said, where the capability has policies and the outcome does not already say it. */
-export function policyNote(row: Pick<ItemRow, "policy">, hasPolicies: boolean): string | null {
-  if (!hasPolicies) return null;
-  if (row.policy === "unchecked") return "Policy unchecked (its text maps to no rule)";
-  if (row.policy === "pass") return "Policy kept";
-  return null;
-}
 
 interface Props {
   submissionId: number;

@@ -60,7 +60,16 @@ async function readEntries(db: Db, ids: number[]) {
  * picks that row, so the query needs no bare columns beside an aggregate (SQLite only).
  */
 async function runItems(db: Db, runId: number, submitted: ReadonlySet<string>): Promise<Map<string, SlimItem>> {
-  const rows = await rawRows<SlimItem>(
+  // A run of one trial (most) holds each item once: its rows are its items, read from the
+  // summary index without the window's sort. Any item held twice takes the window below.
+  const plain = await rawRows<SlimItem>(db, sql`SELECT capability, domain, uuid, weight, score, status, stage FROM item_results WHERE run_id = ${runId}`);
+  const keys = new Set(plain.map((r) => itemKey(r.capability, r.uuid)));
+  return keyed(keys.size === plain.length ? plain : await perItemOfTrials(db, runId), submitted);
+}
+
+/** Each item of a run of k trials once: its mean score, and the other columns of its lowest-scoring trial (the earliest on a tie). */
+function perItemOfTrials(db: Db, runId: number): Promise<SlimItem[]> {
+  return rawRows<SlimItem>(
     db,
     sql`SELECT capability, domain, uuid, weight, score, status, stage FROM (
           SELECT capability, domain, uuid, weight, status, stage, avg(score) OVER (PARTITION BY capability, uuid) AS score,
@@ -68,6 +77,9 @@ async function runItems(db: Db, runId: number, submitted: ReadonlySet<string>): 
           FROM item_results WHERE run_id = ${runId}
         ) AS per_item WHERE pick = 1`,
   );
+}
+
+function keyed(rows: SlimItem[], submitted: ReadonlySet<string>): Map<string, SlimItem> {
   return new Map(rows.map((r) => [itemKey(r.capability, r.uuid), submitted.has(r.capability) ? r : { ...r, score: 0 }]));
 }
 

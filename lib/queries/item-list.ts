@@ -8,16 +8,17 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../../db/client";
 import { byCodePoint, jsonTextFirst, jsonValid, type JsonPath } from "./sql-dialect";
+import { memoByDataVersion } from "./memo";
 import { FULL_MARKS, OUTCOME_IDS, outcomeIdOf, type OutcomeId } from "../scoring/outcome";
 import type { ItemStage, ItemStatus } from "../scoring/item-result";
-import type { ItemFilters, ItemPage, ItemPosition, ItemRow, ItemSortKey, ItemSummary, SortDir } from "./types";
+import type { ItemFilters, ItemPage, ItemPosition, ItemRow, ItemSortKey, ItemSummary } from "./types";
+import { DEFAULT_ITEM_PAGE_SIZE } from "./item-params";
+
+export { DEFAULT_ITEM_PAGE_SIZE, ITEM_PAGE_SIZES, ITEM_SORT_KEYS, parseItemPageSize, parseItemSort, parseTrial } from "./item-params";
 
 /** A stored item result longer than this (characters of JSON) is not parsed for a page: 32 Mi. */
 export const MAX_ITEM_RESULT_CHARS = 32 * 1024 * 1024;
 
-export const ITEM_SORT_KEYS: readonly ItemSortKey[] = ["item", "trial", "capability", "domain", "question", "answer", "reason", "outcome", "weight", "score"];
-export const ITEM_PAGE_SIZES: readonly number[] = [50, 100, 300];
-export const DEFAULT_ITEM_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 300;
 
 /** How much of each text a table row carries. */
@@ -93,18 +94,26 @@ function cut(v: unknown, chars: number): string {
 
 type RawRow = ItemSummary & { question: unknown; answer: unknown; reason: unknown; detail: unknown; large: number | boolean };
 
-export async function listItems(db: Db, runId: number, filters: ItemFilters = {}, opts: { showGroundTruth?: boolean } = {}): Promise<ItemPage> {
+/** `completed`: the run has completed, so its items are final and the filter values are read once per data version. */
+export async function listItems(db: Db, runId: number, filters: ItemFilters = {}, opts: { showGroundTruth?: boolean; completed?: boolean } = {}): Promise<ItemPage> {
   const pageSize = clampPageSize(filters.pageSize);
   const page = Math.max(1, Math.floor(filters.page ?? 1));
   const where = whereOf(runId, filters);
   const [counted] = await rows<{ n: number }>(db, sql`SELECT count(*) AS n FROM item_results WHERE ${where}`);
   const total = Number(counted!.n);
+  // The page's rows are chosen first, by their key (capability, uuid, trial), from the summary
+  // index alone unless the sort is by a text of the result; only they are then read into.
+  // Postgres would otherwise extract the texts of every matching row before sorting (thousands
+  // of parsed results for a page of 50), and its indexes hold no row id to choose them by.
+  // They are then read through the unique index, a point lookup each (an IN list let SQLite scan
+  // every row of the run's capabilities, results and all: tens of ms on a board not in memory).
+  const pageKeys = sql`SELECT capability AS kc, uuid AS ku, trial AS kt FROM item_results WHERE ${where} ORDER BY ${orderBy(db, filters)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
   const text = (k: keyof typeof TEXT_PATHS) => sql`${inResult(db, TEXT_PATHS[k], ITEM_TEXT_CHARS[k] + 1)} AS ${sql.raw(k)}`;
   const raw = await rows<RawRow>(
     db,
     sql`SELECT capability, domain, uuid, trial, weight, score, status, stage, policy, ${text("question")}, ${text("answer")}, ${text("reason")},
               ${opts.showGroundTruth ? text("detail") : sql`NULL AS detail`}, length(result) > ${sql.raw(String(MAX_ITEM_RESULT_CHARS))} AS large
-       FROM item_results WHERE ${where} ORDER BY ${orderBy(db, filters)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+       FROM (${pageKeys}) AS k JOIN item_results ON run_id = ${runId} AND capability = k.kc AND uuid = k.ku AND trial = k.kt ORDER BY ${orderBy(db, filters)}`,
   );
   const items: ItemRow[] = raw.map(({ question, answer, reason, detail, large, ...summary }) => ({
     ...summary,
@@ -113,17 +122,32 @@ export async function listItems(db: Db, runId: number, filters: ItemFilters = {}
     reason: large ? "This item's stored result is too large to show here." : cut(reason, ITEM_TEXT_CHARS.reason),
     detail: opts.showGroundTruth ? cut(detail, ITEM_TEXT_CHARS.detail) || null : null,
   }));
-  return { rows: items, total, page, pageSize, facets: await facets(db, runId) };
+  return { rows: items, total, page, pageSize, facets: await (opts.completed ? memoByDataVersion(db, `item-facets\0${runId}`, () => facets(db, runId)) : facets(db, runId)) };
 }
 
 /** The values each filter can take in this run, outcomes in the glossary's order. */
 async function facets(db: Db, runId: number): Promise<ItemPage["facets"]> {
-  const distinct = async (col: "capability" | "domain") =>
-    (await rows<{ v: string }>(db, sql`SELECT DISTINCT ${byCodePoint(db, sql.raw(col))} AS v FROM item_results WHERE run_id = ${runId} ORDER BY v`)).map((r) => r.v);
-  const pairs = await rows<{ status: ItemStatus; stage: ItemStage }>(db, sql`SELECT DISTINCT status, stage FROM item_results WHERE run_id = ${runId}`);
-  const present = new Set(pairs.map(outcomeIdOf));
-  const trials = (await rows<{ v: number }>(db, sql`SELECT DISTINCT trial AS v FROM item_results WHERE run_id = ${runId} ORDER BY v`)).map((r) => r.v);
-  return { capabilities: await distinct("capability"), domains: await distinct("domain"), outcomes: OUTCOME_IDS.filter((id) => present.has(id)), trials };
+  // One pass over the run's summary index (each DISTINCT column alone was a pass of its own).
+  const combos = await rows<{ capability: string; domain: string; trial: number; status: ItemStatus; stage: ItemStage }>(
+    db,
+    sql`SELECT DISTINCT capability, domain, trial, status, stage FROM item_results WHERE run_id = ${runId}`,
+  );
+  const present = new Set(combos.map(outcomeIdOf));
+  const sorted = (values: Iterable<string>) => [...new Set(values)].sort(compareCodePoints);
+  return {
+    capabilities: sorted(combos.map((c) => c.capability)),
+    domains: sorted(combos.map((c) => c.domain)),
+    outcomes: OUTCOME_IDS.filter((id) => present.has(id)),
+    trials: [...new Set(combos.map((c) => Number(c.trial)))].sort((a, b) => a - b),
+  };
+}
+
+/** Code point order, as `byCodePoint` sorts in SQL (UTF-16 order differs past U+FFFF). */
+function compareCodePoints(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
 }
 
 /** Where an item (of a trial: 1 unless given) stands in the list a filter and sort make, with the items before and after it; null when the filter leaves it out. */
@@ -144,22 +168,4 @@ export async function itemPosition(db: Db, runId: number, filters: ItemFilters, 
     prev: row.pc !== null && row.pu !== null ? { capability: row.pc, uuid: row.pu, trial: row.pt ?? 1 } : null,
     next: row.nc !== null && row.nu !== null ? { capability: row.nc, uuid: row.nu, trial: row.nt ?? 1 } : null,
   };
-}
-
-/** A trial number from a URL: a whole number from 1 (the bundle limit is far below the cap), else none. */
-export function parseTrial(raw: string | undefined): number | undefined {
-  if (!raw || !/^[1-9]\d{0,3}$/.test(raw)) return undefined;
-  return Number(raw);
-}
-
-/** Parses the sort and paging values of a URL strictly: anything else is the default. */
-export function parseItemSort(sort: string | undefined, dir: string | undefined): { sort?: ItemSortKey; dir?: SortDir } {
-  const key = ITEM_SORT_KEYS.find((k) => k === sort);
-  if (!key) return {};
-  return { sort: key, dir: dir === "desc" ? "desc" : "asc" };
-}
-
-export function parseItemPageSize(raw: string | undefined): number {
-  const n = Number(raw);
-  return ITEM_PAGE_SIZES.includes(n) ? n : DEFAULT_ITEM_PAGE_SIZE;
 }

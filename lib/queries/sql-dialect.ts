@@ -53,6 +53,15 @@ export function jsonNumber(db: Db, col: Expr, path: JsonPath): SQL {
   return sql`(CASE json_typeof(${col}::json #> ${p}) WHEN 'number' THEN (${col}::json #>> ${p})::double precision WHEN 'boolean' THEN CASE WHEN (${col}::json #>> ${p}) = 'true' THEN 1 ELSE 0 END END)`;
 }
 
+/**
+ * The value at `path` as JSON (text on SQLite, json on Postgres; JSON null is the text `null`),
+ * SQL NULL only when the path is absent: read a whole sub-object once, then its fields with
+ * `jsonText`/`jsonNumber`, instead of parsing a large value once per field.
+ */
+export function jsonValue(db: Db, col: Expr, path: JsonPath): SQL {
+  return isPg(db) ? sql`(${col}::json #> ${pgPath(path)})` : sql`(${col} -> ${sqlitePath(path)})`;
+}
+
 /** Whether `path` exists in the value (holding JSON null counts). */
 export function jsonHas(db: Db, col: Expr, path: JsonPath): SQL {
   return isPg(db) ? sql`((${col}::json #> ${pgPath(path)}) IS NOT NULL)` : sql`(json_type(${col}, ${sqlitePath(path)}) IS NOT NULL)`;

@@ -1,19 +1,20 @@
 /** One submission: metadata, timeline, its current run's scores, funnel and items. */
 import { and, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { rows as rawRows, type Db } from "../../db/client";
-import { byCodePoint, jsonArrayRows, jsonHas, jsonNumber, jsonObjectRows, jsonText, jsonValid } from "./sql-dialect";
+import { byCodePoint, jsonArrayRows, jsonNumber, jsonObjectRows, jsonText, jsonValid, jsonValue } from "./sql-dialect";
 import { auditLog, benchmarks, benchmarkVersions, capabilityScores, domainScores, itemResults, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
 import { toInfo } from "./benchmark-info";
 import type { CallPairing, TrajectoryComparison } from "../scoring/evaluators/trajectory-compare";
 import type { FunnelBucket, TrajectoryDiagnostic } from "../scoring/item-result";
 import { readRunCost } from "./entry-cost";
+import { memoByDataVersion } from "./memo";
 import { readIntegrity } from "./integrity";
 import { MAX_ITEM_RESULT_CHARS } from "./item-list";
 import { publicSourceRef, redactPaths } from "./redact-paths";
 import { readManifest } from "./run-verdicts";
 import { createClipper, PUBLIC_RENDER_LIMITS, type RenderLimits } from "./render-limits";
-import type { EvaluatorRow, Funnel, ItemDetail, SubmissionDetail, TrajectoryCallView, TrajectoryRow, TrajectoryView } from "./types";
+import type { EvaluatorRow, Funnel, ItemDetail, RunItemSummary, SubmissionDetail, TrajectoryCallView, TrajectoryRow, TrajectoryView } from "./types";
 
 /** Only published entries are public; every other state is for maintainers (and the queue's one-line listing). */
 export const PUBLIC_STATES: readonly string[] = ["published"];
@@ -169,9 +170,7 @@ export async function getSubmission(db: Db, id: number, opts: RenderOpts = {}): 
       return { id: c.id, label: c.label, scorer: c.scorer, score: s?.score ?? 0, ciLow: s?.ciLow ?? 0, ciHigh: s?.ciHigh ?? 0, submitted: s?.submitted ?? false, nItems: s?.nItems ?? 0, nMissing: s?.nMissing ?? 0, nError: s?.nError ?? 0, nPolicyUnchecked: s?.nPolicyUnchecked ?? 0, statusCounts: s?.statusCounts ?? {} };
     }),
     domains: domains.map((d) => ({ capability: d.capability, domain: clip.name(d.domain), score: d.score, nItems: d.nItems })),
-    funnel: completed ? await funnel(db, run.id) : null,
-    trajectory: completed ? await trajectoryRows(db, run.id, spec) : [],
-    evaluators: completed ? await evaluatorRows(db, run.id, spec) : [],
+    ...(completed ? (storedItemSummary(run.itemSummary) ?? (await runAggregates(db, run.id, spec))) : { funnel: null, trajectory: [], evaluators: [] }),
     timeline: timeline.map((t) => ({
       at: t.at.toISOString(),
       actor: clip.name(redactPaths(t.actor, known)),
@@ -185,6 +184,29 @@ export async function getSubmission(db: Db, id: number, opts: RenderOpts = {}): 
     manifest: completed ? readManifest(run.manifest) : null,
   };
   return { ...detail, truncated: clip.cuts };
+}
+
+/**
+ * What a run's items add up to (funnel, trajectory and evaluator means), read from its items:
+ * the means parse every stored result of the run. The worker stores it in
+ * `scoring_runs.item_summary` when the run completes (a completed run's items never change),
+ * so a page reads one value instead.
+ */
+export async function runItemSummary(db: Db, runId: number, spec: BenchmarkSpec): Promise<RunItemSummary> {
+  return { funnel: await funnel(db, runId), trajectory: await trajectoryRows(db, runId, spec), evaluators: await evaluatorRows(db, runId, spec) };
+}
+
+/** A run completed before summaries were stored: its summary read from the items, once per data version. */
+function runAggregates(db: Db, runId: number, spec: BenchmarkSpec): Promise<RunItemSummary> {
+  return memoByDataVersion(db, `run-aggregates\0${runId}`, () => runItemSummary(db, runId, spec));
+}
+
+/** The stored summary when it has the expected shape (else null: read from the items). */
+function storedItemSummary(raw: unknown): RunItemSummary | null {
+  if (!raw || typeof raw !== "object") return null;
+  const r = raw as Partial<Record<keyof RunItemSummary, unknown>>;
+  if (!Array.isArray(r.trajectory) || !Array.isArray(r.evaluators) || (r.funnel !== null && (typeof r.funnel !== "object" || r.funnel === undefined))) return null;
+  return { funnel: r.funnel as RunItemSummary["funnel"], trajectory: r.trajectory as RunItemSummary["trajectory"], evaluators: r.evaluators as RunItemSummary["evaluators"] };
 }
 
 /** Where items ended, from the buckets the engine stored: not scored, stopped by policy, failed correctness or groundedness, passed. */
@@ -383,12 +405,14 @@ function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDeta
 
 /** Means of the stored trajectory diagnostics, per capability, in one grouped query. */
 async function trajectoryRows(db: Db, runId: number, spec: BenchmarkSpec): Promise<TrajectoryRow[]> {
-  const result = sql.raw("result");
-  const mean = (field: string) => sql`avg(${jsonNumber(db, result, ["trajectory", field])})`;
+  // Each stored result is parsed once, for its small trajectory object, whose fields are then read.
+  const t = sql.raw("t");
+  const mean = (field: string) => sql`avg(${jsonNumber(db, t, [field])})`;
   const rows = await rawRows<{ capability: string; n: number; score: number; names: number; params: number | null; exact: number }>(
     db,
     sql`SELECT capability, count(*) AS n, ${mean("score")} AS score, ${mean("toolNamesF1")} AS names, ${mean("paramsF1")} AS params, ${mean("exact")} AS exact
-        FROM item_results WHERE run_id = ${runId} AND ${jsonHas(db, result, ["trajectory"])} GROUP BY capability`,
+        FROM (SELECT capability, ${jsonValue(db, sql.raw("result"), ["trajectory"])} AS t FROM item_results WHERE run_id = ${runId}) AS items
+        WHERE t IS NOT NULL GROUP BY capability`,
   );
   return spec.capabilities.flatMap((c) => {
     const r = rows.find((x) => x.capability === c.id);

@@ -511,3 +511,6 @@ export interface PickableGroup {
   version: string;
   entries: PickableEntry[];
 }
+
+/** What a completed run's items add up to, as the entry page shows it: stored in `scoring_runs.item_summary` when the run completes. */
+export type RunItemSummary = Pick<SubmissionDetail, "funnel" | "trajectory" | "evaluators">;

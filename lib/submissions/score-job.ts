@@ -15,6 +15,7 @@ import type { RecordedJudge } from "../scoring/judges/judge-settings";
 import { isUnjudged, itemKey, trialItemKey, type ItemResult } from "../scoring/item-result";
 import type { AgentboardVersion } from "../scoring/manifest";
 import { scoreBundle } from "../scoring/score-bundle";
+import { runItemSummary } from "../queries/submission";
 import { benchmarkOfVersion } from "./benchmarks";
 import { BundleLostError, localBundle, lostReason } from "./bundle-storage";
 import { isBusy, retryBusy, writeTx } from "./db-busy";
@@ -282,6 +283,9 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
     const items = results.items;
     const judgeId = judge.judge.id;
     const unjudged = items.filter(isUnjudged).length;
+    // What the run's items add up to (funnel, trajectory and evaluator means), stored with the
+    // run: its items never change once it completes, so its page reads one value, not every item.
+    const itemSummary = await retryBusy(() => runItemSummary(db, run.id, benchmark.spec));
     const at = deps.now();
     // Another worker took the job over while this one was slow: it publishes, this one does not.
     const published = await fenced(async (tx): Promise<JobOutcome> => {
@@ -302,7 +306,7 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
       }
       await tx
         .update(scoringRuns)
-        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest: results.manifest, trials: results.trials, trialStats: results.trialStats, finishedAt: at })
+        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest: results.manifest, trials: results.trials, trialStats: results.trialStats, itemSummary, finishedAt: at })
         .where(eq(scoringRuns.id, run.id));
       await tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id));
       await tx.update(submissions).set({ currentRunId: run.id }).where(eq(submissions.id, sub.id));

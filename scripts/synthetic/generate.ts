@@ -30,6 +30,11 @@ export interface AgentProfile {
   breaksPolicy?: boolean;
   /** Capability indexes (0-3) submitted; default all. */
   capabilities?: number[];
+  /**
+   * Words every answer ends with, so no two agents send the judge the same prompt (a grade
+   * cached for one agent then never saves another's judge call). Default none.
+   */
+  answerSuffix?: string;
 }
 
 const CAP_DIRS = ["capability_1_bi_apis", "capability_2_dashboard_apis", "capability_3_multihop_reasoning", "capability_4_multiturn"] as const;
@@ -180,6 +185,7 @@ export async function writeAgentBundle(bench: SyntheticBenchmark, dir: string, p
           answer = `I believe it is ${wrong}.`;
           responses = responses.slice(0, -1).concat([[[wrong]]]);
         }
+        if (profile.answerSuffix) answer += ` ${profile.answerSuffix}`;
         if (profile.breaksPolicy && gt.additional_instructions) {
           calls.unshift({ name: `query_${domain}`, arguments: { question: "anything relevant" } });
           responses.unshift(["some chunk"]);

@@ -65,7 +65,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
 
   const run = detail.run;
   const base = `/submissions/${detail.id}`;
-  const items = run ? await listItems(await pageDb(), run.id, filters, { showGroundTruth: detail.benchmark.showGroundTruth }) : null;
+  const items = run ? await listItems(await pageDb(), run.id, filters, { showGroundTruth: detail.benchmark.showGroundTruth, completed: run.status === "completed" }) : null;
   const capabilityLabels = Object.fromEntries(detail.capabilities.map((c) => [c.id, c.label]));
   const running = run && (run.status === "queued" || run.status === "running");
   const waiting = !run && (detail.state === "queued" || detail.state === "scoring" || detail.state === "validating" || detail.state === "received");

@@ -17,7 +17,7 @@ import { codeClass, linkClass } from "@/components/common/styles";
 import { AgentTurn, GroundTruth } from "@/components/submission/agent-turn";
 import { EvaluationItem } from "@/components/submission/evaluation-result";
 import { TrajectoryItem } from "@/components/submission/trajectory-diagnostic";
-import { itemHref, policyNote } from "@/components/submission/item-table";
+import { itemHref, policyNote } from "@/components/submission/item-href";
 import { ItemNav } from "@/components/submission/item-nav";
 import { ItemScore, OutcomeText } from "@/components/submission/outcome-text";
 import { itemFiltersFrom, itemQuery } from "@/components/submission/item-query";

@@ -1,0 +1,1 @@
+CREATE INDEX "item_results_summary" ON "item_results" USING btree ("run_id","capability","uuid","trial","domain","weight","score","status","stage","scorer","bucket","exact_passed");
