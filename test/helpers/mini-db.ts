@@ -9,6 +9,9 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach } from "vitest";
 import { closeDatabase, openDatabase, type Db } from "@/db/client";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
+import { ingestBundle } from "@/lib/submissions/ingest";
+import { createScoringDeps } from "@/lib/submissions/scoring-deps";
+import { runWorker } from "@/lib/submissions/worker";
 import { freshDatabase, type Engine } from "./engines";
 import { MINI_BENCHMARK } from "./mini-fixtures";
 
@@ -42,4 +45,16 @@ export function useMiniDb(now: () => Date, engine: Engine = "sqlite"): MiniDb {
   });
   afterEach(() => close());
   return state;
+}
+
+/** Ingests a bundle into the mini database and scores it through the worker; returns its submission id. */
+export async function scoreThroughWorker(mini: MiniDb, bundlePath: string, now: () => Date): Promise<number> {
+  const { submissionId } = await ingestBundle(mini.db, { versionId: mini.versionId, bundlePath, source: "local", sourceRef: bundlePath, actor: "cli" }, now);
+  const deps = createScoringDeps(mini.db, { now });
+  try {
+    await runWorker(mini.db, deps, { untilIdle: true });
+  } finally {
+    await deps.close();
+  }
+  return submissionId;
 }

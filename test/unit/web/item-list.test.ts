@@ -11,11 +11,8 @@ import { itemResults } from "@/db/schema";
 import { ITEM_TEXT_CHARS, itemPosition, listItems, MAX_ITEM_RESULT_CHARS, parseItemPageSize, parseItemSort, parseTrial } from "@/lib/queries/item-list";
 import { getItem, getSubmission } from "@/lib/queries/submission";
 import { outcomeOf, passes } from "@/lib/scoring/outcome";
-import { ingestBundle } from "@/lib/submissions/ingest";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
-import { runWorker } from "@/lib/submissions/worker";
 import { ENGINES } from "../../helpers/engines";
-import { useMiniDb } from "../../helpers/mini-db";
+import { scoreThroughWorker, useMiniDb } from "../../helpers/mini-db";
 import { GOOD_BUNDLE, tickingClock } from "../../helpers/mini-fixtures";
 
 const now = tickingClock();
@@ -26,13 +23,7 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
 
   /** The mini benchmark's good bundle, scored: four real items (ts-1 and mt-1 pass, ts-2 and mt-2 lose points). */
   beforeEach(async () => {
-    const { submissionId } = await ingestBundle(mini.db, { versionId: mini.versionId, bundlePath: GOOD_BUNDLE, source: "local", sourceRef: GOOD_BUNDLE, actor: "cli" }, now);
-    const deps = createScoringDeps(mini.db, { now });
-    try {
-      await runWorker(mini.db, deps, { untilIdle: true });
-    } finally {
-      await deps.close();
-    }
+    const submissionId = await scoreThroughWorker(mini, GOOD_BUNDLE, now);
     runId = (await getSubmission(mini.db, submissionId))!.run!.id;
   });
 

@@ -17,10 +17,8 @@ import { getSubmission } from "@/lib/queries/submission";
 import { entryAccess } from "@/lib/queries/visibility";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve } from "@/lib/submissions/review";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
-import { runWorker } from "@/lib/submissions/worker";
 import { ENGINES } from "../../helpers/engines";
-import { useMiniDb } from "../../helpers/mini-db";
+import { scoreThroughWorker, useMiniDb } from "../../helpers/mini-db";
 import { GOOD_BUNDLE, INVALID_BUNDLE, tickingClock } from "../../helpers/mini-fixtures";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-page-queries-"));
@@ -40,13 +38,7 @@ describe.each(ENGINES)("page queries (%s)", (engine) => {
 
   async function publishGood(metadata?: Record<string, unknown>): Promise<number> {
     const bundle = copyBundle(GOOD_BUNDLE, `good-${Math.random().toString(36).slice(2)}`, metadata);
-    const { submissionId } = await ingestBundle(mini.db, { versionId: mini.versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "cli" }, now);
-    const deps = createScoringDeps(mini.db, { now });
-    try {
-      await runWorker(mini.db, deps, { untilIdle: true });
-    } finally {
-      await deps.close();
-    }
+    const submissionId = await scoreThroughWorker(mini, bundle, now);
     await approve(mini.db, submissionId, { actor: "maintainer:ada", at: now() });
     return submissionId;
   }

@@ -11,11 +11,8 @@ import { benchmarkVersions, scoringRuns, submissions } from "@/db/schema";
 import type { BenchmarkSpec } from "@/lib/benchmark/spec";
 import { getSubmission, runItemSummary } from "@/lib/queries/submission";
 import type { RunItemSummary } from "@/lib/queries/types";
-import { ingestBundle } from "@/lib/submissions/ingest";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
-import { runWorker } from "@/lib/submissions/worker";
 import { ENGINES } from "../../helpers/engines";
-import { useMiniDb } from "../../helpers/mini-db";
+import { scoreThroughWorker, useMiniDb } from "../../helpers/mini-db";
 import { GOOD_BUNDLE, tickingClock } from "../../helpers/mini-fixtures";
 
 const now = tickingClock();
@@ -24,13 +21,7 @@ describe.each(ENGINES)("run item summary (%s)", (engine) => {
   const mini = useMiniDb(now, engine);
 
   async function scored(): Promise<{ submissionId: number; runId: number; spec: BenchmarkSpec }> {
-    const { submissionId } = await ingestBundle(mini.db, { versionId: mini.versionId, bundlePath: GOOD_BUNDLE, source: "local", sourceRef: GOOD_BUNDLE, actor: "cli" }, now);
-    const deps = createScoringDeps(mini.db, { now });
-    try {
-      await runWorker(mini.db, deps, { untilIdle: true });
-    } finally {
-      await deps.close();
-    }
+    const submissionId = await scoreThroughWorker(mini, GOOD_BUNDLE, now);
     const [row] = await mini.db
       .select({ runId: submissions.currentRunId, spec: benchmarkVersions.spec })
       .from(submissions)
