@@ -33,6 +33,21 @@ export const DEFAULT_DB_FILE = ".agentboard/agentboard.db";
 export const BUSY_TIMEOUT_MS = 10_000;
 /** Connections per process on Postgres (AGENTBOARD_DATABASE_POOL overrides). */
 export const DEFAULT_PG_POOL = 10;
+/**
+ * A Postgres session left idle inside a transaction this long is ended by the server, which
+ * releases its row locks. Our transactions never wait on anything but the database, so an idle
+ * one is a process frozen or cut off mid-way (a paused VM, a stopped container); its locks
+ * would otherwise keep the rows it touched (a job under lease) from every other worker until
+ * the connection dies. A worker passes its lease's stale time, so a frozen worker's locks are
+ * gone by the time its jobs may be taken over.
+ */
+export const DEFAULT_PG_IDLE_TRANSACTION_MS = 60_000;
+
+export interface PostgresOptions {
+  poolSize?: number;
+  /** The session's idle_in_transaction_session_timeout (default DEFAULT_PG_IDLE_TRANSACTION_MS). */
+  idleTransactionMs?: number;
+}
 
 const dialects = new WeakMap<object, Dialect>();
 
@@ -70,19 +85,24 @@ export function wrapSqlite(sqlite: Database.Database): Db {
  * The database the environment names: `AGENTBOARD_DATABASE_URL` (postgres://…, or a SQLite
  * file), else `AGENTBOARD_DB`, else the default file. `url` overrides both.
  */
-export async function connectDatabase(url: string | undefined = process.env.AGENTBOARD_DATABASE_URL || undefined): Promise<Db> {
-  if (url && isPostgresUrl(url)) return openPostgres(url);
+export async function connectDatabase(url: string | undefined = process.env.AGENTBOARD_DATABASE_URL || undefined, pg: PostgresOptions = {}): Promise<Db> {
+  if (url && isPostgresUrl(url)) return openPostgres(url, pg);
   return openDatabase(url ?? process.env.AGENTBOARD_DB ?? DEFAULT_DB_FILE);
 }
 
 /** A Postgres pool behind the Db surface, migrated (one process at a time, under an advisory lock). */
-export async function openPostgres(url: string, opts: { poolSize?: number } = {}): Promise<Db> {
+export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
   const pg = (await import("pg")).default;
   // Times (epoch ms), counts and sums come back as bigint/numeric: as numbers, like SQLite's.
   pg.types.setTypeParser(pg.types.builtins.INT8, (v: string) => Number(v));
   pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v: string) => Number(v));
   const poolSize = opts.poolSize ?? (Number(process.env.AGENTBOARD_DATABASE_POOL) || DEFAULT_PG_POOL);
-  const pool: Pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  const pool: Pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 10_000,
+    idle_in_transaction_session_timeout: opts.idleTransactionMs ?? DEFAULT_PG_IDLE_TRANSACTION_MS,
+  });
   // An idle client whose server went away (a restart) must not crash the process; the next
   // query takes a new connection.
   pool.on("error", () => {});

@@ -12,7 +12,7 @@ export const BUSY_RETRIES = 8;
 const BUSY_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 5_000;
 
-const PG_TRANSIENT = new Set(["40001", "40P01", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006", "53300"]);
+const PG_TRANSIENT = new Set(["40001", "40P01", "57P01", "57P02", "57P03", "25P03", "08000", "08001", "08003", "08004", "08006", "53300"]);
 const NET_TRANSIENT = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTCONN"]);
 
 /** Errors worth trying again: the database was busy or went away for a moment. */

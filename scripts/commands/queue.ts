@@ -113,7 +113,8 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const { staleMs, heartbeatMs } = leaseTimingOrFail();
   // Two worker "machines" on one host (a fault test) need ids that are not this host's pids.
   const workerId = process.env.AGENTBOARD_WORKER_ID?.trim() || undefined;
-  const db = await connectDatabase(flags.db);
+  // A frozen worker's open transaction must not outlive its lease (db/client.ts DEFAULT_PG_IDLE_TRANSACTION_MS).
+  const db = await connectDatabase(flags.db, { idleTransactionMs: staleMs });
   // SIGTERM/SIGINT stop the judge's waits and requests at once; the job in hand goes back to the queue.
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());

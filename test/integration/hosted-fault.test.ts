@@ -200,6 +200,7 @@ describe.skipIf(!postgresBin())("hosted mode under faults", () => {
         `runs: ${await q(sql`SELECT status, count(*) AS n FROM scoring_runs GROUP BY status`)}`,
         `submissions: ${await q(sql`SELECT state, count(*) AS n FROM submissions GROUP BY state`)}`,
         `deliveries: ${await q(sql`SELECT status, count(*) AS n, min(error) AS error FROM github_deliveries GROUP BY status`)}`,
+        `sessions: ${await q(sql`SELECT application_name AS app, state, count(*) AS n FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1, 2`)}`,
         ...[...logs].map(([id, p]) => `--- ${id} (exit ${p.exitCode ?? p.signalCode ?? "running"}):\n${(p as unknown as { log: string }).log.slice(-3000)}`),
       ].join("\n");
     };

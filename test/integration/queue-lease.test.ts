@@ -7,10 +7,11 @@
  */
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { closeDatabase, openPostgres } from "@/db/client";
+import { closeDatabase, openPostgres, transaction } from "@/db/client";
 import { auditLog, capabilityScores, itemResults, jobs, scoringRuns, submissions } from "@/db/schema";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
-import { writeTx } from "@/lib/submissions/db-busy";
+import { isBusy, writeTx } from "@/lib/submissions/db-busy";
+import { holdLease } from "@/lib/submissions/job-lease";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { queueRun } from "@/lib/submissions/runs";
 import { runScoringJob, type ScoringDeps } from "@/lib/submissions/score-job";
@@ -192,5 +193,43 @@ describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
     await base.close();
     expect((await mini.db.select({ state: jobs.state }).from(jobs)).map((j) => j.state)).toEqual(["done", "done", "done", "done"]);
     expect((await mini.db.select({ status: scoringRuns.status }).from(scoringRuns)).map((r) => r.status)).toEqual(["completed", "completed", "completed", "completed"]);
+  });
+
+  // A worker frozen inside a transaction (a paused VM) keeps its job's row locked; a claim passes
+  // over locked rows (SKIP LOCKED), so without the server ending that idle transaction the job
+  // could never be taken over, however stale its lease. Postgres only: SQLite has no row locks.
+  it.runIf(engine === "postgres")("frees the job a frozen worker's open transaction holds, so another worker takes it over", async () => {
+    await ingest(GOOD_BUNDLE);
+    const frozen = await openPostgres(mini.url!, { poolSize: 1, idleTransactionMs: 300 });
+    try {
+      const claimedAt = now();
+      const lease = (await claimNextJob(frozen, "frozen:1", claimedAt))!;
+      expect(lease).toBeDefined();
+      const inside = deferred();
+      const thaw = deferred();
+      const stuck = transaction(frozen, async (tx) => {
+        expect(await holdLease(tx, lease, claimedAt)).toBe(true);
+        inside.resolve();
+        // Frozen: the transaction sits idle, its row lock held, until the test thaws it.
+        await thaw.promise;
+        return holdLease(tx, lease, claimedAt);
+      }).then(
+        () => "committed",
+        (err: unknown) => (isBusy(err) ? "connection ended" : `failed: ${String(err)}`),
+      );
+      await inside.promise;
+      // Long past the lease: the other worker claims until the server has ended the idle transaction.
+      const later = new Date(claimedAt.getTime() + DEFAULT_STALE_MS + 60_000);
+      let taken: Lease | undefined;
+      while (!(taken = await claimNextJob(mini.db, "other:1", later))) await new Promise((r) => setTimeout(r, 50));
+      expect(taken.id).toBe(lease.id);
+      thaw.resolve();
+      // The thawed transaction cannot go on: its session is gone, and a retry finds the lease lost.
+      expect(await stuck).toBe("connection ended");
+      expect(await writeTx(frozen, (tx) => holdLease(tx, lease, now()))).toBe(false);
+      expect((await mini.db.select().from(jobs))[0]).toMatchObject({ state: "running", lockedBy: "other:1", leaseToken: taken.token });
+    } finally {
+      await closeDatabase(frozen);
+    }
   });
 });
