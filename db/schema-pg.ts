@@ -63,6 +63,13 @@ export const submissions = pgTable(
     validationReport: text(),
     currentRunId: integer(),
     revision: integer().notNull().default(1),
+    /**
+     * When the current bundle's content was received: at ingestion, and again at each revision
+     * that changes the bundle. It decides which of two matching entries came first (a revision
+     * keeps its submission id, so the id cannot). Migration 0010 filled it in for older rows; a
+     * row written without it reads as `createdAt`.
+     */
+    bundleReceivedAt: millis(),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },

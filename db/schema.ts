@@ -86,6 +86,13 @@ export const submissions = sqliteTable(
     currentRunId: integer(),
     /** Bumped when the submitter replaces the bundle (an edited issue with a new ZIP link). */
     revision: integer().notNull().default(1),
+    /**
+     * When the current bundle's content was received: at ingestion, and again at each revision
+     * that changes the bundle. It decides which of two matching entries came first (a revision
+     * keeps its submission id, so the id cannot). Migration 0010 filled it in for older rows; a
+     * row written without it reads as `createdAt`.
+     */
+    bundleReceivedAt: integer({ mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:hostile`: wall time and peak RSS of `validate` on the hostile bundles of
- * issue 12, each in a fresh process (the CLI, as a submitter or the worker would run it),
- * against the target of < 10 s and < 512 MiB each. Unit tests check the behaviour
+ * issues 12 and 26, each in a fresh process (the CLI, as a submitter or the worker would run
+ * it), against the target of ≤ 10 s and ≤ 256 MiB each, the whole process. Unit tests check the behaviour
  * (test/unit/validate/hostile-bundles.test.ts); this prints the numbers. Bundles are written
  * to a temp dir and removed afterwards; peak RSS is read from `/usr/bin/time -v` when it
  * exists, else from `process.resourceUsage()` in a preloaded exit hook.
@@ -12,14 +12,19 @@
  *   2. a valid demo bundle whose answer is one 400 MB string (a folder);
  *   3. metadata.json nested 6,000 levels;
  *   4. a high-ratio ZIP: 2,000 entries of 1 MiB at ~1000:1; and a ~13.5 MB ZIP whose one entry
- *      declares 1.9 GiB (~147:1).
+ *      declares 1.9 GiB (~147:1);
+ *   5. (issue 26) small bundles whose every file is within its limits: a ~186 KB ZIP of 32
+ *      trials × 12 files × 99,999 `{}` (38.4 M errors: the error budget stops it), and a
+ *      ~400 KB ZIP of 850 files of unknown domains, each 99,999 `{}` (refused by name, unread).
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildCli } from "./build-cli";
+import { writeTrialsOfEmptyRecords, writeUnknownDomainFiles } from "../test/helpers/hostile-shapes";
 import { deflateOnce, writeZip } from "../test/helpers/zip-writer";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -27,7 +32,7 @@ const BENCHMARK = "benchmarks/demo";
 const DEMO = path.join(ROOT, BENCHMARK, "submissions/strong-agent");
 const CAP1 = "capability_1_bi_apis";
 const TARGET_S = 10;
-const TARGET_MIB = 512;
+const TARGET_MIB = 256;
 const MiB = 1024 ** 2;
 
 interface Row {
@@ -38,7 +43,7 @@ interface Row {
   verdict: string;
 }
 
-/** Child mode: validate in process with raised limits (the CLI takes no limit flags). */
+/** Child mode: validate in process as the worker does (predictions kept), with the given limits (the CLI takes no limit flags). */
 async function childValidate(bundle: string, limitsJson: string): Promise<void> {
   const { loadBenchmark } = await import("../lib/benchmark/load-benchmark");
   const { validateBundle } = await import("../lib/validate/validate-bundle");
@@ -94,8 +99,23 @@ function writeBundles(dir: string): { name: string; args: string[] }[] {
   const huge = path.join(dir, "huge-entry.zip");
   writeZip(huge, [{ name: `${CAP1}/harbor.json`, data: randomBytes(13.5 * 1e6), declaredSize: Math.round(1.9 * 1024 ** 3) }]);
   out.push({ name: "one 1.9 GiB entry at ~147:1 (13.5 MB ZIP)", args: cli(huge) });
+
+  // Issue 26: small bundles that held the worker, by total work rather than any one file.
+  const capabilities = [CAP1, "capability_2_dashboard_apis", "capability_3_multihop_reasoning", "capability_4_multiturn"];
+  const trials = path.join(dir, "trials-of-empty-records.zip");
+  const trialsBytes = writeTrialsOfEmptyRecords(trials, { trials: 32, capabilities, domains: ["harbor", "library", "velodrome"], records: 99_999 });
+  out.push({ name: `32 trials × 12 files × 99,999 {} (${kb(trialsBytes.length)} ZIP)`, args: cli(trials) });
+  // As `npx agentboard` runs it: the built CLI, whose outputs files (115 MB here) are checked on worker threads.
+  out.push({ name: "the same, the built CLI (worker threads)", args: [path.join(dir, "cli/cli.mjs"), ...cli(trials).slice(3)] });
+  // The worker validates in process and keeps the predictions for scoring (the child mode, no overrides).
+  out.push({ name: "the same, as the worker validates (predictions kept)", args: ["--import", "tsx", fileURLToPath(import.meta.url), "--child", trials, "{}"] });
+  const unknown = path.join(dir, "unknown-domains.zip");
+  const unknownBytes = writeUnknownDomainFiles(unknown, { capabilities, files: 850, records: 99_999 });
+  out.push({ name: `850 unknown-domain files × 99,999 {} (${kb(unknownBytes.length)} ZIP)`, args: cli(unknown) });
   return out;
 }
+
+const kb = (bytes: number) => `${Math.round(bytes / 1000)} KB`;
 
 function measure(name: string, args: string[], dir: string): Row {
   const useTime = existsSync("/usr/bin/time");
@@ -125,7 +145,11 @@ function measure(name: string, args: string[], dir: string): Row {
 async function main(): Promise<void> {
   if (process.argv[2] === "--child") return childValidate(process.argv[3]!, process.argv[4]!);
   const dir = mkdtempSync(path.join(tmpdir(), "agentboard-bench-hostile-"));
+  // Other work on the machine slows every row: the load average before says how busy it was.
+  const load = loadavg().map((x) => x.toFixed(2)).join(", ");
   try {
+    // The built CLI row runs a bundle built here from the current source (dist/cli may be stale).
+    await buildCli(path.join(dir, "cli"));
     process.stderr.write(`writing hostile bundles to ${dir}…\n`);
     const bundles = writeBundles(dir);
     const rows: Row[] = [];
@@ -133,14 +157,14 @@ async function main(): Promise<void> {
       process.stderr.write(`validating: ${b.name}…\n`);
       rows.push(measure(b.name, b.args, dir));
     }
-    console.log(`bench:hostile ${new Date().toISOString()} · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? "cpu"} · ${(totalmem() / 1024 ** 3).toFixed(1)} GiB`);
-    console.log(`target: each < ${TARGET_S} s and < ${TARGET_MIB} MiB peak RSS\n`);
+    console.log(`bench:hostile ${new Date().toISOString()} · node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? "cpu"} · ${(totalmem() / 1024 ** 3).toFixed(1)} GiB · load average before: ${load}`);
+    console.log(`target: each ≤ ${TARGET_S} s and ≤ ${TARGET_MIB} MiB peak RSS (whole process)\n`);
     const w = Math.max(...rows.map((r) => r.name.length));
     for (const r of rows) {
-      const ok = r.seconds < TARGET_S && r.peakMiB > 0 && r.peakMiB < TARGET_MIB && r.verdict !== "no report";
+      const ok = r.seconds <= TARGET_S && r.peakMiB > 0 && r.peakMiB <= TARGET_MIB && r.verdict !== "no report";
       console.log(`${ok ? "ok  " : "FAIL"} ${r.name.padEnd(w)}  ${r.seconds.toFixed(2).padStart(6)} s  ${r.peakMiB.toFixed(0).padStart(5)} MiB  exit ${r.exit}  ${r.verdict}`);
     }
-    if (rows.some((r) => !(r.seconds < TARGET_S && r.peakMiB > 0 && r.peakMiB < TARGET_MIB && r.verdict !== "no report"))) process.exitCode = 1;
+    if (rows.some((r) => !(r.seconds <= TARGET_S && r.peakMiB > 0 && r.peakMiB <= TARGET_MIB && r.verdict !== "no report"))) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,13 +1,15 @@
 /**
  * Maintainer sign-in for /admin: the token from AGENTBOARD_ADMIN_TOKEN (compared in constant
  * time), a signed httpOnly SameSite=Strict session cookie that is also registered in the
- * database (so sign-out revokes it, on every web replica), a bounded limit on failed attempts
- * counted in the database too, and same-origin checks on every form post.
+ * database (so sign-out revokes it, on every web replica), failed attempts counted per client
+ * in the database too (a client that fails too often is refused for a while; other clients,
+ * and so the right token, never are: failure-limiter.ts), and same-origin checks on every form
+ * post.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { pageDb } from "@/lib/queries/db";
 import { createFailureLimiter, type FailureLimiter } from "./failure-limiter";
-import { clientFromForwardedFor, trustedHopsFromEnv } from "./forwarded-for";
+import { CLIENT_HEADER, clientFromForwardedFor, SERVER_TOKEN_ENV, trustedHopsFromEnv, vouchedClient } from "./forwarded-for";
 import { createSessionStore, type SessionStore } from "./session-store";
 
 export const SESSION_COOKIE = "agentboard_admin";
@@ -93,14 +95,18 @@ export function sameOrigin(request: Request): boolean {
  * Forwarded addresses are only believed behind a proxy that sets them
  * (AGENTBOARD_TRUST_PROXY=1), and then only the entry that proxy appended (the right-most,
  * or AGENTBOARD_TRUSTED_PROXY_HOPS from the right): the entries to its left are the client's
- * own words. Otherwise, or without a usable entry, every client shares one allowance.
+ * own words. Behind our own server (serve.ts) the connection's address counts otherwise; only an
+ * app run without it (`next start`) and without a trusted proxy shares one allowance among all.
  */
 export function clientKey(request: Request): string {
+  // Our server read the connection (and the trusted proxy's entry) already: scripts/server/serve.ts.
+  const vouched = vouchedClient(request.headers.get(CLIENT_HEADER), process.env[SERVER_TOKEN_ENV]);
+  if (vouched) return vouched;
   if (process.env.AGENTBOARD_TRUST_PROXY !== "1") return "direct";
   return clientFromForwardedFor(request.headers.get("x-forwarded-for"), trustedHopsFromEnv(process.env.AGENTBOARD_TRUSTED_PROXY_HOPS)) ?? "direct";
 }
 
-/** Failed sign-ins per client key, across every replica (limits in lib/submissions/admin-sessions.ts). */
+/** Whether this client key failed too often lately, across every replica (limits: failure-limiter.ts). */
 export function lockedOut(key: string, now = Date.now()): Promise<boolean> {
   return state.failures.lockedOut(key, now);
 }

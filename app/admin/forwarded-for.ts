@@ -6,6 +6,24 @@
  */
 import { isIP } from "node:net";
 
+/**
+ * The header our own server (scripts/server/serve.ts) puts on every request it hands to the app:
+ * `<server token>:<client key>`, the key read from the connection (or from X-Forwarded-For behind
+ * a trusted proxy). Next gives route handlers no socket address, so without it every direct client
+ * would share one sign-in allowance, and five wrong guesses from anyone would lock the maintainer
+ * out. Any copy a client sends is replaced, and the token (AGENTBOARD_SERVER_TOKEN, made by the
+ * server at start, one per port) tells the real one from a forged one when the app runs alone.
+ */
+export const CLIENT_HEADER = "x-agentboard-client";
+export const SERVER_TOKEN_ENV = "AGENTBOARD_SERVER_TOKEN";
+
+/** The client key our server vouched for, or null (no header, or not from our server). */
+export function vouchedClient(header: string | null | undefined, token: string | undefined): string | null {
+  if (!header || !token || !header.startsWith(`${token}:`)) return null;
+  const key = header.slice(token.length + 1);
+  return key.length > 0 && key.length <= 64 ? key : null;
+}
+
 /** How many proxies in front of the app append to X-Forwarded-For (AGENTBOARD_TRUSTED_PROXY_HOPS, default 1). */
 export const DEFAULT_TRUSTED_HOPS = 1;
 

@@ -45,7 +45,8 @@ function SubmitterNote({ row }: { row: ReviewRow }) {
 
 /**
  * One row's actions: approve, rescore and restore post at once; reject and withdraw, and the
- * approval of a flagged entry, are links to their confirmation (the server refuses them unconfirmed).
+ * approval of a flagged entry, are links to their confirmation (the server refuses them
+ * unconfirmed). A flagged entry's flags can be cleared, each with a reason, on /admin/flags.
  */
 function Actions({ row }: { row: ReviewRow }) {
   return (
@@ -64,6 +65,11 @@ function Actions({ row }: { row: ReviewRow }) {
           </form>
         ),
       )}
+      {row.flags.length ? (
+        <Link href={`/admin/flags?id=${row.id}`} className={secondaryButtonClass} aria-label={`Clear flags of ${row.agent}`}>
+          Clear flags…
+        </Link>
+      ) : null}
     </div>
   );
 }

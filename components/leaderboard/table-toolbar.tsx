@@ -9,7 +9,7 @@ const FILTERS: { key: BadgeFilterKey; label: string; on: BadgeFilter; title: str
   { key: "verified", label: "Verified only", on: "only", title: "Only entries whose tool calls were replay verified" },
   { key: "partial", label: "Hide partial", on: "hide", title: "Hide entries that did not submit every capability" },
   { key: "demo", label: "Hide demo", on: "hide", title: "Hide demo entries" },
-  { key: "flagged", label: "Hide flagged", on: "hide", title: "Hide entries with an integrity flag (duplicate, unsupported answers, canary)" },
+  { key: "flagged", label: "Hide flagged", on: "hide", title: "Hide entries with an integrity flag (duplicate, near copy, unsupported answers, canary)" },
 ];
 
 const METRIC_CHOICES: { value: Metric; label: string; title: string }[] = [

@@ -39,7 +39,7 @@ function FlagItems({ submissionId, flag, capabilityLabels }: { submissionId: num
 }
 
 function FlagList({ submissionId, flags, capabilityLabels }: { submissionId: number; flags: IntegrityFlagView[]; capabilityLabels: Record<string, string> }) {
-  if (flags.length === 0) return <p className="text-sm">No integrity flag: no duplicate of another entry, no unsupported-answer share above the threshold, no canary.</p>;
+  if (flags.length === 0) return <p className="text-sm">No integrity flag: no duplicate or near copy of an earlier entry, no unsupported-answer share above the threshold, no canary.</p>;
   return (
     <ul className="space-y-3" aria-label="Integrity flags">
       {flags.map((f, i) => (
@@ -100,7 +100,7 @@ export function IntegritySection({ submissionId, integrity, capabilityLabels }: 
     <Section
       id="integrity"
       title="Integrity"
-      description="Checks a maintainer reviews before approving: answers and tool calls that repeat another entry's (duplicates), correct answers the replayed tool calls do not support, and the benchmark's canary strings in submitted text. A flag is a reason to look, not a verdict."
+      description="Checks a maintainer reviews before approving: answers and tool calls that repeat an entry received earlier (duplicates, and near copies: most items the same and every item scored the same), correct answers the replayed tool calls do not support, and the benchmark's canary strings in submitted text. A flag is a reason to look, not a verdict."
     >
       <FlagList submissionId={submissionId} flags={integrity.flags} capabilityLabels={capabilityLabels} />
       {applies ? (

@@ -48,9 +48,29 @@ export interface LabelSpec {
   description?: string;
 }
 
+/** A bounded listing: `complete` false when pages were left unread. */
+export interface IssuePage {
+  issues: GitHubIssue[];
+  complete: boolean;
+}
+
+export interface UpdatedIssuesQuery {
+  /** Only issues updated at or after this (GitHub's `since`); all when absent. */
+  since?: string | Date;
+  /** Pages read at most; the rest are left for the next call (with a later `since`). */
+  maxPages: number;
+  /** Issues per page, 1 to 100 (GitHub's maximum, the default). */
+  perPage?: number;
+}
+
 export interface GitHubPort {
   /** Every open issue carrying `label` (pull requests excluded), all pages. */
   listOpenIssues(repo: RepoRef, label: string): Promise<GitHubIssue[]>;
+  /**
+   * Open issues carrying `label` (pull requests excluded), least recently updated first, at
+   * most `maxPages` pages: a caller that keeps the last `updatedAt` it read can go on from there.
+   */
+  listUpdatedIssues(repo: RepoRef, label: string, query: UpdatedIssuesQuery): Promise<IssuePage>;
   getIssue(repo: RepoRef, issueNumber: number): Promise<GitHubIssue>;
   /** Every comment on the issue, oldest first; `since` keeps those updated at or after it. */
   listComments(repo: RepoRef, issueNumber: number, options?: { since?: string | Date }): Promise<GitHubComment[]>;
@@ -127,6 +147,23 @@ export class OctokitGitHub implements GitHubPort {
       this.octokit.paginate(this.octokit.rest.issues.listForRepo, { ...repo, labels: label, state: "open", per_page: 100 }),
     );
     return items.filter((i) => !i.pull_request).map(issueFromJson);
+  }
+
+  async listUpdatedIssues(repo: RepoRef, label: string, query: UpdatedIssuesQuery): Promise<IssuePage> {
+    const since = query.since instanceof Date ? query.since.toISOString() : query.since;
+    const perPage = Math.min(100, Math.max(1, Math.floor(query.perPage ?? 100)));
+    const params = { ...repo, labels: label, state: "open" as const, sort: "updated" as const, direction: "asc" as const, per_page: perPage, ...(since ? { since } : {}) };
+    return this.call("list updated issues", async () => {
+      const issues: GitHubIssue[] = [];
+      let pages = 0;
+      let more = false;
+      for await (const page of this.octokit.paginate.iterator(this.octokit.rest.issues.listForRepo, params)) {
+        issues.push(...page.data.filter((i) => !i.pull_request).map(issueFromJson));
+        more = /\brel="next"/.test(page.headers.link ?? "");
+        if (++pages >= query.maxPages) break;
+      }
+      return { issues, complete: !more };
+    });
   }
 
   async getIssue(repo: RepoRef, issueNumber: number): Promise<GitHubIssue> {

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { locateJsonError } from "../formats/locate-json-error";
 import { lineColumn } from "../formats/read-json";
+import { isSafeText, UNSAFE_TEXT_EXPECTED } from "../formats/text-safety";
 import { commentText } from "./comment-text";
 
 /** The label our template puts on a submission issue. */
@@ -91,11 +92,8 @@ const LIMITS = {
 
 const NO_RESPONSE = "_No response_";
 const REQUIRED = "expected a value (this field is required)";
-// C0 controls except tab and newline, DEL, and the bidirectional overrides that can make a
-// name display differently from what it is.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
-
-const noControl = (s: string) => !CONTROL.test(s);
+// Text is refused for C0 controls except tab and newline, DEL, and the bidirectional overrides
+// that can make a name display differently from what it is (text-safety.ts, as the validator).
 
 const requiredText = (max: number) =>
   z
@@ -103,22 +101,37 @@ const requiredText = (max: number) =>
     .trim()
     .min(1, { error: REQUIRED })
     .max(max, { error: `expected at most ${max} characters` })
-    .refine(noControl, { error: "expected no control or bidirectional-override characters" });
+    .refine(isSafeText, { error: UNSAFE_TEXT_EXPECTED });
 
 const optionalText = (max: number) =>
   z
     .string()
     .trim()
     .max(max, { error: `expected at most ${max} characters` })
-    .refine(noControl, { error: "expected no control or bidirectional-override characters" })
+    .refine(isSafeText, { error: UNSAFE_TEXT_EXPECTED })
     .default("");
+
+/** The agent name's rule, wherever a name comes from: the form's field and `submit --agent`. */
+export const AgentNameSchema = requiredText(LIMITS.agentName).refine((s) => !s.includes("\n"), { error: "expected a single line" });
+
+/** The longest agent name, in characters (after trimming). */
+export const MAX_AGENT_NAME_CHARS = LIMITS.agentName;
+
+/**
+ * An agent name held to the form's limits: trimmed, 1 to MAX_AGENT_NAME_CHARS characters, one
+ * line, no control or bidirectional-override characters. The first problem says what was expected.
+ */
+export function parseAgentName(value: string): { ok: true; name: string } | { ok: false; expected: string } {
+  const r = AgentNameSchema.safeParse(value);
+  return r.success ? { ok: true, name: r.data } : { ok: false, expected: r.error.issues[0]?.message ?? REQUIRED };
+}
 
 export const ChecklistItemSchema = z.object({ label: z.string(), checked: z.boolean() });
 export type ChecklistItem = z.infer<typeof ChecklistItemSchema>;
 
 /** What a submission issue says, checked. */
 export const IssueSubmissionSchema = z.object({
-  agentName: requiredText(LIMITS.agentName).refine((s) => !s.includes("\n"), { error: "expected a single line" }),
+  agentName: AgentNameSchema,
   maintainer: requiredText(LIMITS.maintainer).refine((s) => !s.includes("\n"), { error: "expected a single line" }),
   models: z
     .string({ error: REQUIRED })
@@ -129,7 +142,7 @@ export const IssueSubmissionSchema = z.object({
           z
             .string()
             .max(LIMITS.model, { error: `expected each model name to be at most ${LIMITS.model} characters` })
-            .refine(noControl, { error: "expected no control or bidirectional-override characters" }),
+            .refine(isSafeText, { error: UNSAFE_TEXT_EXPECTED }),
         )
         .min(1, { error: "expected at least one model name (one per line or separated by commas)" })
         .max(LIMITS.models, { error: `expected at most ${LIMITS.models} models` }),

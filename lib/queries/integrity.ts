@@ -2,15 +2,16 @@
  * A run's integrity flags and unsupported-answer shares (`scoring_runs.flags`, written when the
  * run completed) as pages, the JSON API and the admin list show them. Read defensively: a
  * hand-edited or older row shows what it validly holds. No flag quotes a reference value or a
- * canary; a duplicate's other entry is linked only where it is published.
+ * canary; a duplicate's other entry is linked only where it is published. Flags a maintainer
+ * cleared are read only by `getFlagReview` (maintainers): no public reader sees them.
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { scoringRuns, submissions } from "../../db/schema";
+import { scoringRuns, submissions, type SubmissionState } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
-import { MAX_FLAGGED_ITEMS, storedFlags, type IntegrityFlagKind } from "../scoring/integrity-flags";
+import { flagKey, MAX_FLAGGED_ITEMS, storedCleared, storedFlags, type IntegrityFlagKind } from "../scoring/integrity-flags";
 import { publishedIds } from "./activity";
-import type { Clipper } from "./render-limits";
+import { createClipper, PUBLIC_RENDER_LIMITS, type Clipper } from "./render-limits";
 import type { IntegrityFlagView, IntegrityView } from "./types";
 
 type Obj = Record<string, unknown>;
@@ -63,5 +64,36 @@ export async function readIntegrity(db: Db, raw: unknown, spec: BenchmarkSpec, c
         return { id: c.id, label: c.label, applies: true, unsupported: num(s.unsupported) ?? 0, scored: num(s.scored) ?? 0, share: num(s.share), flagged: s.flagged === true };
       }),
     },
+  };
+}
+
+/** An entry's integrity flags as maintainers review them (/admin/flags): those raised, each clearable by its key, and those cleared, with why. */
+export interface FlagReview {
+  id: number;
+  agent: string;
+  state: SubmissionState;
+  /** The run the flags are of (the current one); null before a run completes. */
+  runId: number | null;
+  flags: { key: string; kind: IntegrityFlagKind; message: string }[];
+  cleared: { key: string; kind: IntegrityFlagKind; message: string; reason: string; by: string; at: string }[];
+}
+
+/** Maintainers only: the current run's raised and cleared flags; null for no such submission. */
+export async function getFlagReview(db: Db, submissionId: number): Promise<FlagReview | null> {
+  const [row] = await db
+    .select({ id: submissions.id, agent: submissions.agentName, state: submissions.state, runId: submissions.currentRunId, flags: scoringRuns.flags })
+    .from(submissions)
+    .leftJoin(scoringRuns, eq(scoringRuns.id, submissions.currentRunId))
+    .where(eq(submissions.id, submissionId))
+    .limit(1);
+  if (!row) return null;
+  const clip = createClipper(PUBLIC_RENDER_LIMITS);
+  return {
+    id: row.id,
+    agent: clip.name(row.agent),
+    state: row.state,
+    runId: row.runId,
+    flags: clip.list(storedFlags(row.flags)).map((f) => ({ key: flagKey(f), kind: f.kind, message: clip.text(f.message) })),
+    cleared: clip.list(storedCleared(row.flags)).map((c) => ({ key: flagKey(c.flag), kind: c.flag.kind, message: clip.text(c.flag.message), reason: clip.text(c.reason), by: clip.name(c.by), at: c.at })),
   };
 }

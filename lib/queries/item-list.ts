@@ -12,14 +12,13 @@ import { memoByDataVersion } from "./memo";
 import { FULL_MARKS, OUTCOME_IDS, outcomeIdOf, type OutcomeId } from "../scoring/outcome";
 import type { ItemStage, ItemStatus } from "../scoring/item-result";
 import type { ItemFilters, ItemPage, ItemPosition, ItemRow, ItemSortKey, ItemSummary } from "./types";
-import { DEFAULT_ITEM_PAGE_SIZE } from "./item-params";
+import { DEFAULT_ITEM_PAGE_SIZE, MAX_ITEM_PAGE_SIZE } from "./item-params";
 
 export { DEFAULT_ITEM_PAGE_SIZE, ITEM_PAGE_SIZES, ITEM_SORT_KEYS, parseItemPageSize, parseItemSort, parseTrial } from "./item-params";
 
 /** A stored item result longer than this (characters of JSON) is not parsed for a page: 32 Mi. */
 export const MAX_ITEM_RESULT_CHARS = 32 * 1024 * 1024;
 
-const MAX_PAGE_SIZE = 300;
 
 /** How much of each text a table row carries. */
 export const ITEM_TEXT_CHARS = { question: 200, answer: 160, reason: 280, detail: 280 } as const;
@@ -83,7 +82,7 @@ function outcomeClause(id: OutcomeId): SQL {
   return sql`status = 'scored' AND stage = ${id}`;
 }
 
-const clampPageSize = (n: number | undefined) => Math.min(MAX_PAGE_SIZE, Math.max(5, Math.floor(n ?? DEFAULT_ITEM_PAGE_SIZE)));
+const clampPageSize = (n: number | undefined) => Math.min(MAX_ITEM_PAGE_SIZE, Math.max(5, Math.floor(n ?? DEFAULT_ITEM_PAGE_SIZE)));
 
 /** "text…" when the read stopped past the limit; values that are not strings (a list answer) come back as their JSON text. */
 function cut(v: unknown, chars: number): string {

@@ -1,11 +1,16 @@
 /**
  * Integrity flags: what a maintainer should look at before approving an entry, each saying in
  * one public sentence what triggered it. The engine raises `unsupported_answers` and `canary`
- * (integrity-check.ts); `duplicate` needs the other entries, so lib/submissions raises it when
- * a run completes (duplicate-flags.ts). No message quotes a reference value or a canary string.
+ * (integrity-check.ts); `duplicate` and `near_copy` need the other entries, so lib/submissions
+ * raises them when a run completes (run-integrity.ts). A maintainer may clear a flag with a
+ * reason: it moves to the run's `cleared` list, which no public page reads. No message quotes
+ * a reference value or a canary string.
  */
-export type IntegrityFlagKind = "duplicate" | "unsupported_answers" | "canary";
-export const INTEGRITY_FLAG_KINDS: readonly IntegrityFlagKind[] = ["duplicate", "unsupported_answers", "canary"];
+export type IntegrityFlagKind = "duplicate" | "near_copy" | "unsupported_answers" | "canary";
+export const INTEGRITY_FLAG_KINDS: readonly IntegrityFlagKind[] = ["duplicate", "near_copy", "unsupported_answers", "canary"];
+
+/** The kinds that name another entry, raised by comparing entries (lib/submissions/run-integrity.ts). */
+export const COPY_FLAG_KINDS: readonly IntegrityFlagKind[] = ["duplicate", "near_copy"];
 
 /** A flagged item, by capability and uuid. */
 export interface FlaggedItem {
@@ -27,8 +32,12 @@ export interface IntegrityFlag {
   of?: number;
   /** The threshold the share was compared with. */
   threshold?: number;
-  /** Duplicates: the entry this one matches. */
+  /** Duplicates and near copies: the entry this one matches that was received first. */
   other?: { id: number; agent: string };
+  /** Duplicates and near copies: how many more entries, received before this one, match it as well. */
+  more?: number;
+  /** Duplicates and near copies: the ids of every entry counted (`other` and the `more`), so a recount never counts one twice. Not shown. */
+  entries?: number[];
   /** The items that triggered it, at most `MAX_FLAGGED_ITEMS` (`count` is exact). */
   items?: FlaggedItem[];
   /** Canary: the bundle's metadata held one too. */
@@ -55,10 +64,21 @@ export interface UnsupportedAnswers {
   capabilities: Record<string, UnsupportedAnswerShare | null>;
 }
 
+/** A flag a maintainer cleared: kept with who cleared it, when and why (maintainers only). */
+export interface ClearedFlag {
+  flag: IntegrityFlag;
+  reason: string;
+  by: string;
+  /** ISO time of the clearing. */
+  at: string;
+}
+
 /** What the integrity checks found for a run (`scoring_runs.flags`): every flag, and the unsupported-answer shares behind one kind. */
 export interface RunIntegrity {
   flags: IntegrityFlag[];
   unsupportedAnswers: UnsupportedAnswers;
+  /** Flags a maintainer cleared: not among `flags`, so no page, badge or filter counts them. */
+  cleared?: ClearedFlag[];
 }
 
 export const percent = (share: number) => `${(Math.round(share * 1000) / 10).toLocaleString("en-US")}%`;
@@ -91,17 +111,57 @@ export function canaryFlag(items: FlaggedItem[], inMetadata: boolean): Integrity
   };
 }
 
-export function duplicateFlag(other: { id: number; agent: string }, matched: number, of: number, threshold: number): IntegrityFlag {
-  const share = of > 0 ? matched / of : 0;
+const entriesWord = (n: number) => `${n.toLocaleString("en-US")} more ${n === 1 ? "entry" : "entries"}`;
+
+/** The entry a copy matches first (received first), its share of the copy's answered items, and every entry counted. */
+interface CopyMatch {
+  other: { id: number; agent: string };
+  matched: number;
+  of: number;
+  /** Every matching entry received before the copy, `other` included. */
+  entries: readonly number[];
+}
+
+function copyFlag(kind: "duplicate" | "near_copy", m: CopyMatch, threshold: number, after = ""): IntegrityFlag {
+  const share = m.of > 0 ? m.matched / m.of : 0;
+  const entries = m.entries.includes(m.other.id) ? [...m.entries] : [m.other.id, ...m.entries];
+  const more = entries.length - 1;
+  const also = more > 0 ? `, and as ${entriesWord(more)} submitted before it` : "";
   return {
-    kind: "duplicate",
-    message: `${percent(share)} of this entry's answered items (${matched} of ${of}) carry the same answers and tool calls as entry #${other.id} (${other.agent}), submitted before it.`,
+    kind,
+    message: `${percent(share)} of this entry's answered items (${m.matched} of ${m.of}) carry the same answers and tool calls as entry #${m.other.id} (${m.other.agent}), submitted before it${also}${after}.`,
     share,
-    count: matched,
-    of,
+    count: m.matched,
+    of: m.of,
     threshold,
-    other,
+    other: m.other,
+    ...(more > 0 ? { more } : {}),
+    entries,
   };
+}
+
+/** The same answers and tool calls (once normalised) on at least `threshold` of the answered items; `entries` every earlier entry counted. */
+export function duplicateFlag(other: { id: number; agent: string }, matched: number, of: number, threshold: number, entries: readonly number[] = [other.id]): IntegrityFlag {
+  return copyFlag("duplicate", { other, matched, of, entries }, threshold);
+}
+
+/** Most answered items the same (once normalised) and all `items` scored the same: a copy with some answers reworded. */
+export function nearCopyFlag(other: { id: number; agent: string }, matched: number, of: number, threshold: number, items: number, entries: readonly number[] = [other.id]): IntegrityFlag {
+  return copyFlag("near_copy", { other, matched, of, entries }, threshold, `; all ${itemsWord(items)} score the same as there: a near copy`);
+}
+
+/** The entries a stored copy flag counts (its first alone for one stored without them). */
+export function countedEntries(f: Pick<IntegrityFlag, "other" | "entries">): number[] {
+  const ids = Array.isArray(f.entries) ? f.entries.filter((id): id is number => Number.isSafeInteger(id)) : [];
+  return ids.length > 0 ? ids : f.other && Number.isSafeInteger(f.other.id) ? [f.other.id] : [];
+}
+
+/**
+ * What identifies a flag across runs of the same bundle (a rescore raises the same flag
+ * again): its kind, capability and the entry it names. A clearing applies to that key.
+ */
+export function flagKey(f: Pick<IntegrityFlag, "kind" | "capability" | "other">): string {
+  return `${f.kind}:${f.capability ?? ""}:${f.other?.id ?? ""}`;
 }
 
 /**
@@ -114,6 +174,17 @@ export function storedFlags(raw: unknown): IntegrityFlag[] {
   return list.filter((f): f is IntegrityFlag => !!f && typeof f === "object" && INTEGRITY_FLAG_KINDS.includes((f as IntegrityFlag).kind) && typeof (f as IntegrityFlag).message === "string");
 }
 
+/** The cleared flags of a stored `RunIntegrity`, read as defensively as `storedFlags`. */
+export function storedCleared(raw: unknown): ClearedFlag[] {
+  const list = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as { cleared?: unknown }).cleared : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.filter((c): c is ClearedFlag => {
+    if (!c || typeof c !== "object") return false;
+    const { flag, reason, by, at } = c as ClearedFlag;
+    return storedFlags({ flags: [flag] }).length === 1 && typeof reason === "string" && typeof by === "string" && typeof at === "string";
+  });
+}
+
 /** The kinds among flags, once each, in a fixed order (what a badge lists). */
 export function flagKinds(flags: readonly Pick<IntegrityFlag, "kind">[]): IntegrityFlagKind[] {
   return INTEGRITY_FLAG_KINDS.filter((k) => flags.some((f) => f.kind === k));
@@ -122,6 +193,7 @@ export function flagKinds(flags: readonly Pick<IntegrityFlag, "kind">[]): Integr
 /** How a kind reads in a badge or a heading. */
 export const FLAG_KIND_LABELS: Record<IntegrityFlagKind, string> = {
   duplicate: "duplicate",
+  near_copy: "near copy",
   unsupported_answers: "unsupported answers",
   canary: "canary",
 };

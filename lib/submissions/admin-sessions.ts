@@ -3,10 +3,16 @@
  * the same ones: a session begun on one replica is valid on another, a sign-out on one ends it
  * on all, and failures from one client are counted together wherever they land.
  *
+ * Failures slow guessing down per client key (an address behind a trusted proxy): a key that
+ * failed `maxFailures` times in the window is refused until its failures age out. There is no
+ * lockout of everyone: failures from many addresses must not keep the right token out (a
+ * guesser would only need enough addresses to lock the maintainers out).
+ *
  * Both tables are bounded. admin_sessions holds at most `maxSessions` live rows (expired rows
  * go at the next sign-in, and past the limit the oldest session ends). sign_in_failures holds
- * only the window's failures, and at most `maxGlobalFailures` of them: past that count every
- * client is locked out anyway, so older rows carry no information.
+ * only the window's failures, and at most `maxStoredFailures` of them, the newest: a refused
+ * key adds none, so each key holds at most `maxFailures`, and flushing one key's failures out
+ * takes `maxStoredFailures` failures from other addresses.
  */
 import { and, asc, count, desc, eq, gt, inArray, lt, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -17,15 +23,15 @@ import { retryBusy, writeTx } from "./db-busy";
 export const MAX_SESSIONS = 1000;
 
 export interface FailureLimits {
-  /** Failures per key in the window before that key is locked out. */
+  /** Failures per key in the window before that key is refused. */
   maxFailures: number;
-  /** Failures from all keys together in the window before everyone is locked out. */
-  maxGlobalFailures: number;
   windowMs: number;
+  /** Failure rows kept, all keys together (the newest). */
+  maxStoredFailures: number;
 }
 
-/** Five per key and 100 in all per quarter hour. Change them here. */
-export const FAILURE_LIMITS: FailureLimits = { maxFailures: 5, maxGlobalFailures: 100, windowMs: 15 * 60 * 1000 };
+/** Five per key per quarter hour; 10,000 rows. The web server reads them from the environment (app/admin/failure-limiter.ts). */
+export const FAILURE_LIMITS: FailureLimits = { maxFailures: 5, windowMs: 15 * 60 * 1000, maxStoredFailures: 10_000 };
 
 /** Registers a session until `expiresAt`, ending expired ones and, past `maxSessions`, the oldest. */
 export async function addSession(db: Db, nonce: string, expiresAt: number, now = Date.now(), maxSessions = MAX_SESSIONS): Promise<void> {
@@ -68,11 +74,9 @@ export async function sessionCount(db: Db): Promise<number> {
 
 const windowStart = (now: number, limits: FailureLimits) => new Date(now - limits.windowMs);
 
-/** Whether this key, or every key together, failed too often in the window. */
+/** Whether this key failed too often in the window (other keys' failures never count against it). */
 export async function lockedOut(db: Db, key: string, now = Date.now(), limits: FailureLimits = FAILURE_LIMITS): Promise<boolean> {
-  const recent = gt(signInFailures.at, windowStart(now, limits));
-  if ((await failuresWhere(db, recent)) >= limits.maxGlobalFailures) return true;
-  return (await failuresWhere(db, and(eq(signInFailures.clientKey, key), recent))) >= limits.maxFailures;
+  return (await failuresWhere(db, and(eq(signInFailures.clientKey, key), gt(signInFailures.at, windowStart(now, limits))))) >= limits.maxFailures;
 }
 
 async function failuresWhere(db: Db, where: SQL | undefined): Promise<number> {
@@ -80,7 +84,7 @@ async function failuresWhere(db: Db, where: SQL | undefined): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** Counts a failure of this key, and keeps the table to the window's newest `maxGlobalFailures` rows. */
+/** Counts a failure of this key, and keeps the table to the window's newest `maxStoredFailures` rows. */
 export async function recordFailure(db: Db, key: string, now = Date.now(), limits: FailureLimits = FAILURE_LIMITS): Promise<void> {
   await retryBusy(() =>
     writeTx(db, async (tx) => {
@@ -92,7 +96,7 @@ export async function recordFailure(db: Db, key: string, now = Date.now(), limit
         .from(signInFailures)
         .orderBy(desc(signInFailures.at), desc(signInFailures.id))
         .limit(1)
-        .offset(limits.maxGlobalFailures);
+        .offset(limits.maxStoredFailures);
       if (edge) {
         await tx
           .delete(signInFailures)

@@ -577,26 +577,47 @@ async function pollIssues(ctx: GitHubIntake, repo: RepoRef): Promise<Omit<PollSu
   let commands = 0;
   let failed = 0;
   for (const issue of issues) {
-    try {
-      // The issue's form and its comments under one hold of its lease.
-      await claimed(ctx, issueLeaseName(repo, issue.number), async () => {
-        const outcome = await processIssue(ctx, repo, issue);
-        if (outcome !== "unchanged" && outcome !== "ignored") changed++;
-        if (outcome === "failed") failed++;
-        ctx.log?.(`#${issue.number}: ${outcome}`);
-        commands += await readComments(ctx, repo, issue, await ctx.gh.listComments(repo, issue.number));
-      });
-    } catch (err) {
-      if (err instanceof ClaimedElsewhereError) {
-        ctx.log?.(`#${issue.number}: another worker is handling it`);
-        continue;
-      }
-      failed++;
-      ctx.log?.(`#${issue.number}: ${err instanceof Error ? err.message : String(err)}; left for the next pass`);
-    }
+    const read = await readListedIssue(ctx, repo, issue);
+    if (read.form !== null && read.form !== "unchanged" && read.form !== "ignored" && read.form !== "claimed") changed++;
+    if (read.form === "failed" || read.error) failed++;
+    commands += read.commands;
   }
   const synced = await syncAll(ctx, repo);
   return { issues: issues.length, changed, commands, synced, failed };
+}
+
+/** What reading one listed issue came to. */
+export interface ListedIssueRead {
+  /** What its form came to; `claimed`: another worker has the issue; null: reading failed before. */
+  form: IssueOutcome | "claimed" | null;
+  /** Slash commands carried out or answered. */
+  commands: number;
+  /** GitHub or the database failed while reading it: left for a later pass. */
+  error: boolean;
+}
+
+/**
+ * Reads one issue found by listing the repository, as its delivery would have: its form, then
+ * its new comments, under one hold of its lease. Never throws; says what happened in the log.
+ * The polling pass and the worker's reconcile (github-reconcile.ts) both read issues so.
+ */
+export async function readListedIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<ListedIssueRead> {
+  const read: ListedIssueRead = { form: null, commands: 0, error: false };
+  try {
+    await claimed(ctx, issueLeaseName(repo, issue.number), async () => {
+      read.form = await processIssue(ctx, repo, issue);
+      ctx.log?.(`#${issue.number}: ${read.form}`);
+      read.commands += await readComments(ctx, repo, issue, await ctx.gh.listComments(repo, issue.number));
+    });
+  } catch (err) {
+    if (err instanceof ClaimedElsewhereError) {
+      ctx.log?.(`#${issue.number}: another worker is handling it`);
+      return { ...read, form: read.form ?? "claimed" };
+    }
+    ctx.log?.(`#${issue.number}: ${err instanceof Error ? err.message : String(err)}; left for the next pass`);
+    return { ...read, error: true };
+  }
+  return read;
 }
 
 /** Stores a webhook delivery for processing; a delivery id seen before is a duplicate. */

@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, jobs, scoringRuns, submissions } from "../../db/schema";
 import type { Benchmark } from "../benchmark/load-benchmark";
+import { validationLimitsFromEnv } from "../validate/limit-settings";
 import { validateBundle } from "../validate/validate-bundle";
 import type { TreeManifest } from "../storage/tree";
 import { benchmarkOfVersion } from "./benchmarks";
@@ -71,7 +72,7 @@ export function metadataFromBundle(raw: Record<string, unknown> | null): Submiss
 
 export async function ingestBundle(db: Db, input: IngestInput, now: () => Date): Promise<IngestOutcome> {
   const benchmark = await benchmarkOfVersion(db, input.versionId, input.storage);
-  const { report, submission } = await validateBundle(input.bundlePath, benchmark);
+  const { report, submission } = await validateBundle(input.bundlePath, benchmark, { limits: validationLimitsFromEnv(process.env) });
   const sha = bundleSha(report, input.bundlePath);
   const existing = await findByBundle(db, input.versionId, sha);
   if (existing) return { submissionId: existing.id, created: false, state: existing.state };
@@ -92,6 +93,7 @@ export async function ingestBundle(db: Db, input: IngestInput, now: () => Date):
         bundleSha256: sha,
         bundleFiles,
         isDemo: input.isDemo ?? false,
+        bundleReceivedAt: at,
         state: "received",
         createdAt: at,
         updatedAt: at,
@@ -132,7 +134,7 @@ export async function reviseBundle(db: Db, submissionId: number, input: Revision
   if (row.state === "withdrawn") return { ok: false, reason: "the submission was withdrawn; open a new issue to submit again" };
   if (row.state === "scoring" || row.state === "received" || row.state === "validating") return { ok: false, reason: "busy" };
   const benchmark = await benchmarkOfVersion(db, row.benchmarkVersionId, input.storage);
-  const { report, submission } = await validateBundle(input.bundlePath, benchmark);
+  const { report, submission } = await validateBundle(input.bundlePath, benchmark, { limits: validationLimitsFromEnv(process.env) });
   const sha = bundleSha(report, input.bundlePath);
   const meta = mergeMetadata(metadataFromBundle(submission?.metadata ?? null), input.metadata);
   if (sha === row.bundleSha256) {
@@ -153,7 +155,8 @@ export async function reviseBundle(db: Db, submissionId: number, input: Revision
     }
     await tx
       .update(submissions)
-      .set({ ...metadataColumns(meta), bundlePath: input.bundlePath, bundleSha256: sha, bundleFiles, revision, updatedAt: at })
+      // New content: received now, so it comes after every entry already holding it (run-integrity.ts).
+      .set({ ...metadataColumns(meta), bundlePath: input.bundlePath, bundleSha256: sha, bundleFiles, revision, bundleReceivedAt: at, updatedAt: at })
       .where(eq(submissions.id, submissionId));
     await tx.insert(auditLog).values({ at, actor: input.actor, action: "revision", submissionId, reason: `revision ${revision}`, details: { revision, sha256: sha } });
     return { ok: true, revision, state: await settleValidation(tx, submissionId, report, benchmark, input.run ?? {}, at), unchanged: false };

@@ -1,13 +1,15 @@
 /**
- * Maintainer actions on a submission; each is a state move with its audit row. The admin
- * page and GitHub slash commands both come here (`applyReviewAction`), so each action has
- * one implementation.
+ * Maintainer actions on a submission; each is a state move with its audit row (clearing an
+ * integrity flag moves no state, but is audited the same way). The admin page and GitHub
+ * slash commands both come here (`applyReviewAction`), so each action has one implementation.
  */
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, scoringRuns, submissions, type PublicationDetails, type SubmissionState } from "../../db/schema";
 import { benchmarkOfVersion } from "./benchmarks";
 import { writeTx } from "./db-busy";
+import { FLAG_KIND_LABELS } from "../scoring/integrity-flags";
+import { clearRunFlag } from "./run-integrity";
 import { queueRun, type RunSpec } from "./runs";
 import { canMove, restoreTransition, transition, TransitionError, type RestorableState, type Tx } from "./transitions";
 
@@ -215,5 +217,30 @@ export async function restore(db: Db, id: number, who: Actor, reason = ""): Prom
       await restoreTransition(tx, id, plan.to, { ...move, details: { runId: (await current(tx, id)).currentRunId, restoredFrom: plan.from } });
     }
     return plan;
+  });
+}
+
+/** Longest reason kept for clearing a flag (a form field's length). */
+export const MAX_CLEARING_REASON = 2000;
+
+/**
+ * Clears one integrity flag of the submission's current run (`key`: integrity-flags.ts
+ * `flagKey`), with the maintainer's reason: the flag leaves every public page, badge, filter
+ * and the bot comment, and stays listed for maintainers with the reason; the audit log keeps
+ * who, when and why (the reason in its details: the entry's public timeline says only that a
+ * flag was cleared). `runId` is the run whose flags the maintainer saw: if another run has
+ * become current since, or the flag is no longer raised, nothing changes (TransitionError).
+ * Later runs of the same bundle content keep it cleared (run-integrity.ts).
+ */
+export async function clearFlag(db: Db, id: number, flag: { runId: number; key: string; reason: string }, who: Actor): Promise<void> {
+  const reason = flag.reason.trim().slice(0, MAX_CLEARING_REASON);
+  if (!reason) throw new TransitionError("clearing a flag needs a reason");
+  await writeTx(db, async (tx) => {
+    const sub = await current(tx, id);
+    if (sub.currentRunId !== flag.runId) throw new TransitionError(`submission ${id} shows another run now: look at its flags again`);
+    const cleared = await clearRunFlag(tx, flag.runId, flag.key, { reason, by: who.actor, at: who.at });
+    if (!cleared) throw new TransitionError(`submission ${id} has no such flag raised`);
+    // The entry's timeline is public: it says that a flag was cleared; why is for maintainers (the details, /admin/flags).
+    await tx.insert(auditLog).values({ at: who.at, actor: who.actor, action: "flag:cleared", submissionId: id, reason: `${FLAG_KIND_LABELS[cleared.kind]} flag cleared by a maintainer`, details: { runId: flag.runId, kind: cleared.kind, key: flag.key, message: cleared.message, reason } });
   });
 }

@@ -3,7 +3,9 @@
  * a crash resumes where it stopped; the run and its scores become visible in one
  * transaction at the end. While it runs, the job's heartbeat is renewed on a timer, so a
  * long item never lets the lease go stale. A worker told to stop (`signal`) leaves the job
- * queued to resume, keeping the items judged before the stop and none after it.
+ * queued to resume, keeping the items judged before the stop and none after it. A submission
+ * withdrawn, rejected or rescored while its run is scoring stops the run at the next flush of
+ * items: that flush closes the run as superseded instead of writing, and scoring ends.
  */
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
@@ -15,6 +17,7 @@ import type { RecordedJudge } from "../scoring/judges/judge-settings";
 import { isUnjudged, itemKey, trialItemKey, type ItemResult } from "../scoring/item-result";
 import type { AgentboardVersion } from "../scoring/manifest";
 import { scoreBundle } from "../scoring/score-bundle";
+import type { ValidationLimits } from "../validate/limits";
 import { runItemSummary } from "../queries/submission";
 import { benchmarkOfVersion } from "./benchmarks";
 import { BundleLostError, localBundle, lostReason } from "./bundle-storage";
@@ -51,6 +54,11 @@ export interface ScoringDeps {
    * Without it a job reads the recorded paths, as before.
    */
   storage?: HostedStorage;
+  /**
+   * Overrides of validation's limits, the same intake validated the bundle with (the budgets an
+   * operator set in the environment: lib/validate/limit-settings.ts). Default: the engine's.
+   */
+  validationLimits?: Partial<ValidationLimits>;
 }
 
 /**
@@ -63,7 +71,9 @@ export const DEFAULT_HEARTBEAT_MS = 30_000;
 export const ROWS_PER_INSERT = 500;
 
 /**
- * `superseded`: the submission was withdrawn, rejected or re-queued under the run; nothing was published.
+ * `superseded`: the submission was withdrawn, rejected or re-queued under the run (found when the
+ *   job starts, at a flush of items, or when it publishes); nothing was published, and no item
+ *   was stored after it was found.
  * `interrupted`: the worker was stopped; the job is queued again and resumes where it stopped.
  * `lost`: another worker took the job over (this one's lease went stale); this one published nothing.
  * `deferred`: the storage (or the database, past the retries) could not be reached; the job keeps
@@ -83,6 +93,11 @@ export function isPassingStorageError(err: unknown): boolean {
     if (typeof e.code === "string" && ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "ENOTFOUND", "EPIPE"].includes(e.code)) return true;
   }
   return false;
+}
+
+/** Ends the scoring of a run a flush found superseded (thrown from the item hook). */
+class RunSuperseded extends Error {
+  override readonly name = "RunSuperseded";
 }
 
 function everyInterval(beat: () => Promise<void>, ms: number): () => void {
@@ -202,17 +217,26 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
     // Keyed by trial too: a bundle of trials stores each item once per trial. A result stored before trials were kept reads as trial 1 (the column's default).
     const done = new Map(stored.map(({ result, trial }) => [trialItemKey(result.capability, result.uuid, trial), { ...result, trial }] as const));
     const buffer: ItemResult[] = [];
+    // Set once a flush finds the run superseded (and closes it): nothing more is written, and
+    // the next item scored stops the scoring (RunSuperseded) rather than judging on for nothing.
+    let superseded = false;
     let count = done.size;
     let total = 0;
     const flushEvery = deps.flushEvery ?? 25;
     // Writes the buffered items. With `tolerant`, a busy database puts the batch back for the next flush.
     const flushNow = async (tolerant: boolean): Promise<void> => {
-      if (lost || buffer.length === 0) return;
+      if (lost || superseded || buffer.length === 0) return;
       const batch = buffer.splice(0);
       try {
-        const wrote = await writeTx(db, async (tx) => {
+        const wrote = await writeTx(db, async (tx): Promise<"lost" | "superseded" | "wrote"> => {
           const at = deps.now();
-          if (!(await holdLease(tx, lease, at))) return false;
+          if (!(await holdLease(tx, lease, at))) return "lost";
+          // Decided in the transaction that would write: a withdrawal committed before it stops the run here.
+          const why = await supersededBecause(tx, run, ["scoring"]);
+          if (why) {
+            await supersedeRun(tx, run, job.id, why, at);
+            return "superseded";
+          }
           // Items arrive faster than they are written, so a batch may hold thousands: one INSERT
           // per ROWS_PER_INSERT (Postgres refuses a statement of more than 65,535 parameters).
           for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
@@ -223,9 +247,10 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
           }
           await tx.update(scoringRuns).set({ progressDone: count + batch.length, progressTotal: total }).where(eq(scoringRuns.id, run.id));
           await tx.update(jobs).set({ updatedAt: at }).where(eq(jobs.id, job.id));
-          return true;
+          return "wrote";
         });
-        if (!wrote) lost = true;
+        if (wrote === "lost") lost = true;
+        else if (wrote === "superseded") superseded = true;
         else count += batch.length;
       } catch (err) {
         buffer.unshift(...batch);
@@ -253,10 +278,13 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
         replay,
         now: deps.now,
         expectSha256: sub.bundleSha256,
+        ...(deps.validationLimits ? { validate: { limits: deps.validationLimits } } : {}),
         ...(deps.agentboard ? { agentboard: deps.agentboard } : {}),
         done,
         onProgress: (_d, t) => (total = t),
         onItem: (r) => {
+          // Thrown into the scoring, which ends it: the items in hand finish, no new one starts.
+          if (superseded) throw new RunSuperseded();
           // An item judged after the stop may be "unjudged" only because the judge was stopped.
           if (signal?.aborted) return;
           buffer.push(r);
@@ -267,11 +295,14 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
     } catch (err) {
       await writing;
       if (lost) return "lost";
+      if (superseded) return "superseded";
       // The database stayed away past the retries: the job is left to resume (see `deferred`).
       if (isBusy(err)) return "deferred";
       return fail(`scoring failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (lost) return "lost";
+    // Closed by a flush (also when the worker was stopped meanwhile: a closed run is not resumed).
+    if (superseded) return "superseded";
     if (signal?.aborted) {
       // What was judged before the stop is kept; what was not yet stored is judged again on resume.
       await flushRest();

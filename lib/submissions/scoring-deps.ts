@@ -13,6 +13,7 @@ import type { ReplayPort } from "../replay/replay-port";
 import { createGrader, recordedJudge, resolveJudgeSettings, type GraderTransport } from "../scoring/judges/judge-settings";
 import type { AgentboardVersion } from "../scoring/manifest";
 import pkg from "../../package.json";
+import { validationLimitsFromEnv } from "../validate/limit-settings";
 import { createDbGradeCache } from "./db-grade-cache";
 import type { ScoringDeps } from "./score-job";
 import type { HostedStorage } from "./storage-settings";
@@ -45,6 +46,9 @@ export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): Scorin
     ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     ...(opts.storage ? { storage: opts.storage } : {}),
     agentboard: opts.agentboard ?? { version: pkg.version, commit: null },
+    // The budgets intake validated the bundle with (ingest.ts reads the same environment), so a
+    // bundle accepted at intake is not refused when the worker validates it again.
+    validationLimits: validationLimitsFromEnv(process.env),
     replayFor(benchmark: Benchmark, mode) {
       const key = `${benchmark.root}\0${benchmark.spec.version}\0${mode}`;
       let p = ports.get(key);

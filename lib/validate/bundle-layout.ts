@@ -42,13 +42,20 @@ const isMetadata = (name: string) => name === "metadata.json" || name === "submi
  * A bundle is one trial's capability folders, or `trial_1/ … trial_k/` each holding them, with
  * the metadata at the top once (inside a trial it is ignored, with a warning). Trial folders
  * must be numbered 1..k without gaps, at most `maxTrials`, and nothing else may sit beside them.
+ * `dirs` are the bundle's folders: a trial folder among them counts even with no file in it
+ * (it is then `empty_trial`, not a trial fewer).
  */
-export function mapLayout(paths: readonly string[], capabilities: readonly CapabilitySpec[], opts: { maxTrials?: number } = {}): BundleLayout {
+export function mapLayout(paths: readonly string[], capabilities: readonly CapabilitySpec[], opts: { maxTrials?: number; dirs?: readonly string[] } = {}): BundleLayout {
   const maxTrials = opts.maxTrials ?? defaultValidationLimits.maxTrials;
   const kept = paths.filter((p) => !JUNK.test(p));
   const prefix = commonWrapper(kept, capabilities);
   const rels = kept.map((full) => ({ full, rel: full.slice(prefix.length) }));
   const tops = new Set(rels.filter((r) => r.rel.includes("/")).map((r) => r.rel.split("/")[0]!));
+  for (const dir of opts.dirs ?? []) {
+    if (!dir.startsWith(prefix) || JUNK.test(`${dir}/`)) continue;
+    const top = dir.slice(prefix.length).split("/")[0]!;
+    if (TRIAL_DIR.test(top)) tops.add(top);
+  }
   if (![...tops].some((t) => TRIAL_DIR.test(t))) {
     const one = mapTrial(rels, capabilities, { prefix, trial: 1, inTrial: false });
     return { ...one, trials: 1, trialDirs: [] };

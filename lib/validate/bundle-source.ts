@@ -35,6 +35,11 @@ export interface BundleSource {
    */
   sha256(): Promise<string>;
   files: BundleFile[];
+  /**
+   * The bundle's folders (POSIX paths, no trailing slash): a ZIP's directory entries, a
+   * folder's subfolders. An empty one has no file to show it, and `trial_2/` must still count.
+   */
+  dirs: string[];
   close(): Promise<void>;
 }
 
@@ -70,6 +75,7 @@ export async function openBundle(location: string, limits: Partial<ZipLimits> = 
 /** A folder is held to the same limits as a ZIP, from fs.stat: nothing is read until they pass. */
 async function openFolder(root: string, limits: ZipLimits): Promise<OpenResult> {
   const found: { abs: string; relPath: string; size: number }[] = [];
+  const dirs: string[] = [];
   const problems: Diagnostic[] = [];
   const bad = (file: string, code: string, message: string) => problems.push({ severity: "error", code, file, message });
   let total = 0;
@@ -86,7 +92,10 @@ async function openFolder(root: string, limits: ZipLimits): Promise<OpenResult> 
       const nameProblem = entryNameProblem(relPath, limits);
       if (nameProblem) bad(printable(relPath), "unsafe_path", nameProblem);
       else if (e.isSymbolicLink()) bad(relPath, "symlink", "symbolic links are not allowed in a bundle");
-      else if (e.isDirectory()) await walk(abs, relPath);
+      else if (e.isDirectory()) {
+        dirs.push(relPath);
+        await walk(abs, relPath);
+      }
       else if (e.isFile()) {
         const { size } = statSync(abs);
         total += size;
@@ -118,7 +127,7 @@ async function openFolder(root: string, limits: ZipLimits): Promise<OpenResult> 
     for (const f of files) lines.push(`${f.path}\0${(f.sha256 ??= await sha256File(f.absPath!))}\n`);
     return createHash("sha256").update(lines.join("")).digest("hex");
   };
-  return { ok: true, source: { kind: "folder", location: root, sha256, files, close: async () => {} } };
+  return { ok: true, source: { kind: "folder", location: root, sha256, files, dirs, close: async () => {} } };
 }
 
 /** A path of the bundle that is too long or holds characters no page or comment should show. */
@@ -173,6 +182,7 @@ async function openZip(file: string, limits: ZipLimits): Promise<OpenResult> {
     return { ok: false, problems };
   }
   const entries: { name: string; entry: yauzl.Entry }[] = [];
+  const dirs: string[] = [];
   let total = 0;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -187,7 +197,8 @@ async function openZip(file: string, limits: ZipLimits): Promise<OpenResult> {
         else if (nameProblem) bad(printable(name), "zip_unsafe_path", nameProblem);
         else if (mode === S_IFLNK) bad(name, "symlink", "symbolic links are not allowed in a bundle");
         else if ((entry.generalPurposeBitFlag & 1) !== 0) bad(name, "zip_encrypted", "encrypted entries are not supported");
-        else if (!name.endsWith("/")) {
+        else if (name.endsWith("/")) dirs.push(name.slice(0, -1).replace(/\\/g, "/"));
+        else {
           total += entry.uncompressedSize;
           // Every entry is held to the ratio; tiny entries count as ratioMinCompressedBytes.
           const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
@@ -220,7 +231,7 @@ async function openZip(file: string, limits: ZipLimits): Promise<OpenResult> {
     read: () => readEntry(zip, entry),
   }));
   const sha256 = await sha256File(file);
-  return { ok: true, source: { kind: "zip", location: file, sha256: async () => sha256, files, close: async () => zip.close() } };
+  return { ok: true, source: { kind: "zip", location: file, sha256: async () => sha256, files, dirs, close: async () => zip.close() } };
 }
 
 function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {

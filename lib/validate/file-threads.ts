@@ -50,6 +50,9 @@ export type ThreadReply = { id: number; result: PackedCheck; sha256?: string } |
 
 export interface FileThreads {
   check(file: BundleFile, job: ThreadJob): Promise<OutputsFileCheck>;
+  /** Files to keep queued beyond the one awaited so that no thread waits for work: more is only read ahead of a budget. */
+  readonly depth: number;
+  /** Stops the threads; files still queued are dropped (their checks never settle). */
   close(): Promise<void>;
 }
 
@@ -174,8 +177,11 @@ export function startFileThreads(opts: FileThreadOptions, limits: ValidationLimi
         pump();
       });
     },
+    depth: (workers.length + 1) * IN_FLIGHT,
     async close() {
       closed = true;
+      // Validation stopped early (a budget spent) needs none of them: this thread takes no more either.
+      queue.length = 0;
       for (const w of workers) w.live = false;
       await Promise.all(workers.map((w) => w.worker.terminate()));
     },

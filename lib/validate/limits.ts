@@ -12,8 +12,18 @@
  * reads no environment: a caller that wants an environment variable reads it and passes the
  * value here. `ValidateOptions.zipLimits` (the older name) still overrides the ZIP limits.
  *
- * With the defaults, validating any bundle stays well under 512 MiB of peak RSS: a file is at
- * most 32 MiB and is parsed only after a byte scan has bounded its value count and depth.
+ * Per-file limits alone let a small bundle cost minutes (many files, each within its limits):
+ * the bundle's total work is bounded too. A file of a domain or capability the benchmark does
+ * not have is refused by its name, never read; records are counted across all files and
+ * trials (`maxRecords`); and validation stops once `maxErrors` errors are found.
+ *
+ * With the defaults, validating any bundle stays under 10 s and 256 MiB of peak RSS (the
+ * whole process; `npm run bench:hostile`): a file is at most 32 MiB and is parsed only after
+ * a byte scan has bounded its value count and depth, and at most one file's worth of work is
+ * done past a budget (a few files with worker threads).
+ *
+ * The CLI, the worker and intake read the two budgets from the environment
+ * (limit-settings.ts: AGENTBOARD_VALIDATE_MAX_ERRORS, AGENTBOARD_VALIDATE_MAX_RECORDS).
  */
 import { MAX_JSON_DEPTH } from "../formats/read-json";
 
@@ -37,6 +47,20 @@ export interface ValidationLimits {
   maxPathBytes: number;
   /** Trials in a bundle of trials (`trial_1/ … trial_k/`); folders beyond it are not read. */
   maxTrials: number;
+
+  // --- The bundle's total work: files are read in bundle order until a budget is spent.
+  /**
+   * Records in all outputs files of all trials together. A valid bundle holds each item of
+   * the ground truth once per trial, so it stays far below this; past it the bundle is
+   * refused (`too_many_records_in_bundle`) and no further file is read.
+   */
+  maxRecords: number;
+  /**
+   * The error budget: once this many errors are found, validation stops before the next
+   * file (`validation_stopped`, and the report's `stopped` says how many files were not
+   * read). A file is at most `maxRecordsPerFile` records, so its errors are bounded too.
+   */
+  maxErrors: number;
 
   // --- One outputs file: a byte scan before JSON.parse.
   /** Top-level records (array elements, or keys of an object keyed by id). */
@@ -98,6 +122,9 @@ export const defaultValidationLimits: Readonly<ValidationLimits> = Object.freeze
   ratioMinCompressedBytes: 4 * KiB,
   maxPathBytes: 1_024,
   maxTrials: 32,
+
+  maxRecords: 2_000_000,
+  maxErrors: 10_000,
 
   maxRecordsPerFile: 100_000,
   maxValuesPerFile: 2_000_000,

@@ -25,7 +25,7 @@ export interface ValidationReport {
   benchmark: { slug: string; version: string };
   /** `dialogues` counts every trial's; `trials` is k for a bundle of `trial_1/ … trial_k/`, 1 for a plain bundle. */
   summary: { errors: number; warnings: number; records: number; dialogues: number; trials: number; submittedCapabilities: string[] };
-  /** Errors first in file order; at most `errorLimit` and the store's caps are listed. */
+  /** Errors in file order (the one saying validation stopped first, when it did); at most `errorLimit` and the store's caps are listed. */
   errors: Diagnostic[];
   /** Errors counted but not listed: `summary.errors - errors.length`. */
   errorsOmitted: number;
@@ -38,17 +38,27 @@ export interface ValidationReport {
   warningCounts: Record<string, number>;
   coverage: Record<string, CapabilityCoverage>;
   metadata: Record<string, unknown> | null;
+  /**
+   * Present when validation stopped before reading every file (a budget of work-budget.ts was
+   * spent): why, and how many files were not read. The counts above are then a lower bound.
+   */
+  stopped?: string;
 }
 
 const WARNINGS_PER_CODE = 5;
 
-/** What the report lists of a store's diagnostics; counts are the store's, exact. */
-export function summariseDiagnostics(store: DiagnosticStore, errorLimit: number) {
-  const errors: Diagnostic[] = [];
+/**
+ * What the report lists of a store's diagnostics; counts are the store's, exact. `first` (the
+ * error saying validation stopped) is listed first whatever the caps kept: a reader shown only
+ * the first few errors must still learn that the counts are a lower bound.
+ */
+export function summariseDiagnostics(store: DiagnosticStore, errorLimit: number, first?: Diagnostic) {
+  const errors: Diagnostic[] = first && errorLimit > 0 ? [first] : [];
   const warnings: Diagnostic[] = [];
   const shown: Record<string, number> = {};
   for (const d of store.items) {
     if (d.severity === "error") {
+      if (first && d.code === first.code) continue;
       if (errors.length < errorLimit) errors.push(d);
       continue;
     }
@@ -86,10 +96,13 @@ export function renderReportMarkdown(r: ValidationReport, opts: MarkdownOptions 
   );
   const totalErrors = r.summary.errors;
   if (totalErrors > 0) {
-    out.push("", `### Errors (${totalErrors})`, "");
+    out.push("", `### Errors (${totalErrors}${r.stopped ? " found before validation stopped" : ""})`, "");
     for (const d of r.errors.slice(0, maxErrors)) out.push(mdDiagnostic(d));
     const rest = totalErrors - Math.min(maxErrors, r.errors.length);
-    if (rest > 0) out.push(`- … and ${rest} more error(s)`);
+    // Always said, whether or not its diagnostic made the list: the counts are a lower bound.
+    const stopped = r.stopped ? `; ${md(r.stopped)}` : "";
+    if (rest > 0) out.push(`- … and ${rest} more error(s)${stopped}`);
+    else if (r.stopped) out.push(`- ${md(r.stopped)}`);
   }
   if (r.summary.warnings > 0) {
     out.push("", `### Warnings (${r.summary.warnings})`, "");

@@ -5,7 +5,7 @@
 import { parse as parseYaml } from "yaml";
 import { indexBenchmark, type GroundTruthIndex } from "../benchmark/ground-truth-index";
 import type { Benchmark } from "../benchmark/load-benchmark";
-import { DiagnosticSink, DiagnosticStore, preview } from "../formats/diagnostic";
+import { DiagnosticSink, DiagnosticStore, preview, type Diagnostic } from "../formats/diagnostic";
 import type { PredictedDialogue } from "../formats/dialogue";
 import type { AgentOutput } from "../formats/eval-dataset";
 import { scorerOf } from "../scoring/capability-scorers/registry";
@@ -20,6 +20,7 @@ import { bundleFiles } from "./dataset-outputs";
 import { checkOutputsFile, readEntry, readOutputsJson, type OutputsFileCheck } from "./outputs-file";
 import { startFileThreads, type FileThreadOptions } from "./file-threads";
 import { boundHeap } from "./heap-bound";
+import { createWorkBudget } from "./work-budget";
 import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
 /** One trial's predictions (a plain bundle is one trial). */
@@ -93,7 +94,7 @@ export async function validateBundle(location: string, target: ValidationTarget,
   if (!opened.ok) {
     const store = newStore(limits);
     store.addAll(opened.problems);
-    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, store, emptySubmission(""), { records: 0, dialogues: 0, trials: 0 }, null, opts) };
+    return { report: buildReport(benchmark, { location, kind: "unknown", sha256: null, files: 0 }, store, emptySubmission(""), { records: 0, dialogues: 0, trials: 0 }, null, opts, undefined) };
   }
   try {
     return await validateSource(opened.source, benchmark, opts);
@@ -114,7 +115,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   const layout = mapLayout(
     source.files.map((f) => f.path),
     benchmark.capabilities.map((c) => c.spec),
-    { maxTrials: limits.maxTrials },
+    { maxTrials: limits.maxTrials, dirs: source.dirs },
   );
   const store = newStore(limits);
   store.addAll(layout.diagnostics);
@@ -124,7 +125,6 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   const trials = Array.from({ length: k }, () => emptySubmission(""));
   const named = new Set<string>();
   const files = bundleFiles(byPath, named, limits);
-  let records = 0;
   /** Whether any admitted record carries its own usage (so the metadata's is ignored). */
   let recordUsage = false;
   /** Per trial, the uuids admitted per capability whose files are read by records (coverage counts them). */
@@ -135,54 +135,64 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   const jobs = layout.domainFiles.map((ref) => {
     const cap = benchmark.capabilities.find((c) => c.spec.id === ref.capability.id)!;
     const scorer = scorerOf(cap.spec.scorer);
-    const job = { path: ref.path, domain: ref.domain, domainKnown: cap.domains.has(ref.domain), pythonValues: scorer.readsPythonValues, keep, scorer: cap.spec.scorer };
-    return { ref, cap, scorer, job, file: byPath.get(ref.path)! };
+    const job = { path: ref.path, domain: ref.domain, pythonValues: scorer.readsPythonValues, keep, scorer: cap.spec.scorer };
+    return { ref, cap, scorer, job, known: cap.domains.has(ref.domain), file: byPath.get(ref.path)! };
   });
-  const threaded = jobs.filter((j) => j.scorer.records);
-  const threadBytes = threaded.reduce((n, j) => n + j.file.size, 0);
+  // A file of a domain the benchmark does not have is refused by its name: never read or parsed.
+  const readable = jobs.map((j) => (j.known ? j.file : undefined));
+  const threadBytes = jobs.reduce((n, j, i) => n + (j.scorer.records && readable[i] ? j.file.size : 0), 0);
   const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits, opts.boundHeap) : undefined;
-  const checks = new Map<string, Promise<OutputsFileCheck>>();
+  const onThreads = jobs.map((j, i) => !!threads && !!j.scorer.records && !!readable[i]);
+  const budget = createWorkBudget(limits, store, source.location, jobs.length);
+  const checks = new Map<number, Promise<OutputsFileCheck>>();
   try {
-    // With threads, every file is queued at once (the threads, this one included, take them in
-    // turn); without, they are checked here one at a time, each read started a few files ahead.
-    if (threads) for (const j of threaded) checks.set(j.ref.path, threads.check(j.file, j.job));
-    const fileAt = readAhead(jobs.map((j) => (checks.has(j.ref.path) ? undefined : j.file)), READ_AHEAD, limits.maxFileBytes);
-    for (const [i, { ref, cap, scorer, job }] of jobs.entries()) {
+    // With threads, the next files are kept queued (the threads, this one included, take them
+    // in turn) but never more: once a budget is spent, little has been read past it. Without,
+    // files are checked here one at a time, each read started a few files ahead.
+    let queued = 0;
+    const queueUpTo = (end: number) => {
+      for (; queued < Math.min(end, jobs.length); queued++) if (onThreads[queued]) checks.set(queued, threads!.check(jobs[queued]!.file, jobs[queued]!.job));
+    };
+    const fileAt = readAhead(readable.map((f, i) => (onThreads[i] ? undefined : f)), READ_AHEAD, limits.maxFileBytes);
+    for (const [i, { ref, cap, scorer, job, known }] of jobs.entries()) {
+      if (budget.stopBefore(i)) break;
       const sink = new DiagnosticSink(ref.path, store);
+      if (!known) {
+        sink.error("unknown_domain", unknownDomain(ref.domain, cap));
+        continue;
+      }
       if (scorer.records) {
-        const checked = await (checks.get(ref.path) ?? checkOutputsFile(fileAt(i), job, scorer.records, limits));
-        checks.delete(ref.path);
+        if (threads) queueUpTo(i + 1 + threads.depth);
+        const checked = await (checks.get(i) ?? checkOutputsFile(fileAt(i), job, scorer.records, limits));
+        checks.delete(i);
         store.absorb(checked.diagnostics);
-        if (checked.outcome === "unknown-domain") sink.error("unknown_domain", unknownDomain(ref.domain, cap));
         if (checked.outcome !== "read") continue;
         const mine = admitted[ref.trial - 1]!;
         const ids = mine.get(cap.spec.id) ?? new Set<string>();
         mine.set(cap.spec.id, ids);
         if (scorer.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids })) recordUsage = true;
-        records += checked.records;
+        budget.countRecords(checked.records, ref.path);
         if (opts.boundHeap) boundHeap();
         continue;
       }
       const value = await readOutputsJson(fileAt(i), sink, limits, scorer.readsPythonValues);
       if (value === undefined) continue;
-      if (!job.domainKnown) {
-        sink.error("unknown_domain", unknownDomain(ref.domain, cap));
-        continue;
-      }
       // Oversize strings would reach prompts, storage and pages: refuse the file before any reader keeps one.
       if (checkStringLimits(value, sink, limits) > 0) continue;
-      records += await scorer.readOutputs!({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission: trials[ref.trial - 1]! });
+      budget.countRecords(await scorer.readOutputs!({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission: trials[ref.trial - 1]! }), ref.path);
     }
   } finally {
     await threads?.close();
   }
 
-  for (const file of layout.attachments) {
+  // A report file is named by an output read: after a stop, the unread ones may name the rest.
+  for (const file of budget.stopped === undefined ? layout.attachments : []) {
     if (!named.has(file)) store.add({ severity: "warning", code: "ignored_file", file, message: "not an outputs file (<capability_dir>/<domain>.json) and no output's report_path names it; ignored" });
   }
 
   const idsOf = (trial: number, capability: string) => admitted[trial - 1]!.get(capability) ?? scorerOf(benchmark.capabilities.find((c) => c.spec.id === capability)!.spec.scorer).predicted?.(trials[trial - 1]!, capability);
-  if (k > 1) checkTrialItems(benchmark, layout, idsOf, store);
+  // Trials read in part would differ by the files not read: compared only when all were.
+  if (k > 1 && budget.stopped === undefined) checkTrialItems(benchmark, layout, idsOf, store);
   const minTrials = benchmark.spec.trials?.min;
   if (minTrials !== undefined && layout.trials < minTrials) {
     store.add({
@@ -218,9 +228,10 @@ export async function validateSource(source: BundleSource, target: ValidationTar
     { location: source.location, kind: source.kind, sha256: submission.sha256, files: source.files.length },
     store,
     submission,
-    { records, dialogues, trials: layout.trials },
+    { records: budget.records, dialogues, trials: layout.trials },
     submission.metadata,
     opts,
+    budget.stopped,
     admitted[0],
   );
   return keep ? { report, submission } : { report };
@@ -341,9 +352,10 @@ function buildReport(
   counts: { records: number; dialogues: number; trials: number },
   metadata: Record<string, unknown> | null,
   opts: ValidateOptions,
+  stopped: Diagnostic | undefined,
   admitted: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): ValidationReport {
-  const s = summariseDiagnostics(store, opts.errorLimit ?? 1000);
+  const s = summariseDiagnostics(store, opts.errorLimit ?? 1000, stopped);
   const submitted = new Set([...admitted.keys(), ...submittedCapabilities(predicted)]);
   const coverage: Record<string, CapabilityCoverage> = {};
   const idsOf = (capability: string, scorer: ReturnType<typeof scorerOf>) => admitted.get(capability) ?? scorer.predicted?.(predicted, capability);
@@ -380,5 +392,6 @@ function buildReport(
     warningCounts: s.warningCounts,
     coverage,
     metadata,
+    ...(stopped ? { stopped: stopped.message } : {}),
   };
 }

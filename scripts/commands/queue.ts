@@ -10,14 +10,21 @@ import path from "node:path";
 import { closeDatabase, connectDatabase } from "../../db/client";
 import { registerBenchmark } from "../../lib/submissions/benchmarks";
 import { ingestBundle } from "../../lib/submissions/ingest";
+import { startReconcile } from "../../lib/submissions/github-reconcile";
+import { withLease } from "../../lib/submissions/named-leases";
+import { refreshFingerprints } from "../../lib/submissions/refresh-fingerprints";
+import type { HostedStorage } from "../../lib/submissions/storage-settings";
+import { githubSettingsFromEnv, SettingsError } from "../../lib/submissions/github-settings";
 import { DEFAULT_HEARTBEAT_MS } from "../../lib/submissions/score-job";
 import { createScoringDeps } from "../../lib/submissions/scoring-deps";
 import { DEFAULT_STALE_MS, MAX_CONCURRENCY, runWorker } from "../../lib/submissions/worker";
 import { agentboardVersion } from "./build-info";
 import { usageError } from "./cli-errors";
-import { judgeSettingsOrFail } from "./judge-options";
+import { judgeEnvironmentOrFail, judgeSettingsOrFail } from "./judge-options";
 import { benchmarkOrFail, bundleOrFail, replayModeOf, storageOrFail } from "./load";
 import { githubIntake, startGitHubPass } from "./github";
+import { agentOptionOrFail } from "./agent-option";
+import { limitsOrFail } from "./validate";
 
 export interface SubmitFlags {
   benchmark: string;
@@ -50,6 +57,9 @@ export function leaseTimingOrFail(env: Readonly<Record<string, string | undefine
 }
 
 export async function submitCommand(bundle: string, flags: SubmitFlags): Promise<number> {
+  if (flags.agent !== undefined) flags = { ...flags, agent: agentOptionOrFail(flags.agent) };
+  // Intake validates with the environment's budgets (ingest.ts): a wrong one fails here, before any work.
+  limitsOrFail();
   await bundleOrFail(bundle);
   const storage = storageOrFail();
   const db = await connectDatabase(flags.db);
@@ -107,10 +117,22 @@ export function concurrencyOrFail(value: number | string | undefined): number {
   return n;
 }
 
+/** The GitHub settings (limits, periods) checked before the worker starts: a wrong one is a usage error naming it. */
+function githubSettingsOrFail(): void {
+  try {
+    githubSettingsFromEnv();
+  } catch (err) {
+    throw err instanceof SettingsError ? usageError(err.message) : err;
+  }
+}
+
 export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const concurrency = concurrencyOrFail(flags.concurrency);
   const storage = storageOrFail();
   const { staleMs, heartbeatMs } = leaseTimingOrFail();
+  githubSettingsOrFail();
+  judgeEnvironmentOrFail();
+  limitsOrFail();
   // Two worker "machines" on one host (a fault test) need ids that are not this host's pids.
   const workerId = process.env.AGENTBOARD_WORKER_ID?.trim() || undefined;
   // A frozen worker's open transaction must not outlive its lease (db/client.ts DEFAULT_PG_IDLE_TRANSACTION_MS).
@@ -123,18 +145,49 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
   // With GitHub configured (and a repository), the worker also does the webhook's work: stored
   // deliveries are downloaded, validated and answered here, never in the web process, and
-  // submission issues follow the scoring as it goes.
-  const github = await githubIntake(db, log, { signal: stop.signal, storage }).catch(() => null);
-  const pass = github?.repo ? startGitHubPass(github.intake, github.repo, { deliveryMs: github.intake.settings.deliveryPollMs, syncMs: github.intake.settings.statusSyncMs, log }) : null;
+  // submission issues follow the scoring as it goes. It also reconciles on a schedule: issues
+  // whose delivery never arrived are read all the same. A wrong GitHub setting stops the worker
+  // at start-up (githubSettingsOrFail); GitHub unreachable, or no benchmark yet, only leaves GitHub out.
+  const github = await githubIntake(db, log, { signal: stop.signal, storage }).catch((err: unknown) => {
+    log(`GitHub is left out of this worker: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  });
+  const gh = github?.repo ? { intake: github.intake, repo: github.repo, settings: github.intake.settings } : null;
+  const pass = gh ? startGitHubPass(gh.intake, gh.repo, { deliveryMs: gh.settings.deliveryPollMs, syncMs: gh.settings.statusSyncMs, log }) : null;
+  const reconcile = gh && gh.settings.reconcileMs > 0 ? startReconcile(gh.intake, gh.repo, { everyMs: gh.settings.reconcileMs, maxPages: gh.settings.reconcileMaxPages, log }) : null;
   try {
-    // Deliveries waiting already become jobs before an --until-idle worker looks at the queue.
+    // Deliveries waiting already become jobs before an --until-idle worker looks at the queue,
+    // and so do issues whose delivery was lost; a worker that keeps going scores meanwhile
+    // (a first reconcile may read many issues).
     await pass?.deliveries();
+    // Entries scored before the fingerprint's current version are compared again once, by one
+    // worker at a time; until then newcomers are not compared with them.
+    await refreshOldFingerprints(db, storage, log);
+    if (flags.untilIdle) await reconcile?.now();
+    else void reconcile?.now();
     const n = await runWorker(db, deps, { untilIdle: flags.untilIdle ?? false, signal: stop.signal, log, concurrency, staleMs, ...(workerId ? { workerId } : {}) });
     process.stderr.write(`worker stopped after ${n} job(s)\n`);
     return 0;
   } finally {
+    await reconcile?.stop();
     await pass?.stop();
     await deps.close();
     await closeDatabase(db);
+  }
+}
+
+/** Recomputes stored fingerprints of an older version (refresh-fingerprints.ts) under a named lease; a failure only logs. */
+async function refreshOldFingerprints(db: Awaited<ReturnType<typeof connectDatabase>>, storage: HostedStorage | undefined, log: (l: string) => void): Promise<void> {
+  try {
+    await withLease(db, "refresh-fingerprints", async (lease) => {
+      for (;;) {
+        const out = await refreshFingerprints(db, { now: () => new Date(), ...(storage ? { storage } : {}) });
+        if (out.refreshed > 0) log(`fingerprints refreshed for ${out.refreshed} run(s)`);
+        for (const u of out.unreadable) log(`fingerprints of submission ${u.submissionId} dropped: ${u.reason}`);
+        if (!out.remaining || !(await lease.confirm())) return;
+      }
+    });
+  } catch (err) {
+    log(`fingerprints not refreshed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

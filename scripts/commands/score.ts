@@ -22,6 +22,7 @@ import { agentboardVersion } from "./build-info";
 import { graderOrFail, judgeSettingsOrFail } from "./judge-options";
 import { bundleOrFail, loadBenchmarkOrFail, loadSpecOrFail, replayModeOf, scoreThreads } from "./load";
 import { createProgress } from "./progress";
+import { limitsOrFail } from "./validate";
 
 export interface ScoreFlags extends JudgeFlags {
   benchmark: string;
@@ -46,6 +47,7 @@ export async function replayFor(mode: "mcp" | "recorded" | "none", benchmark: Be
 }
 
 export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<number> {
+  const limits = limitsOrFail();
   await bundleOrFail(bundle);
   const { spec } = await loadSpecOrFail(flags.benchmark);
   const settings = judgeSettingsOrFail({ flags, env: process.env, config: spec.judge });
@@ -59,7 +61,7 @@ export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<n
     const grader = graderOrFail(settings, { cache: createMemoryGradeCache(), keySalt: benchmark.content?.keySalt ?? "" });
     const replay = await replayFor(mode, benchmark, flags.replayConcurrency);
     try {
-      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: { ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }, replay, agentboard: agentboardVersion(), ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
+      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: { ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }, replay, agentboard: agentboardVersion(), validate: { limits }, ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
     } finally {
       await replay.close();
     }

@@ -1,8 +1,15 @@
-/** `validate <bundle> --benchmark <dir> [--json] [--out report.json] [--no-cache]`: exit 0 valid, 1 invalid, 2 usage. */
+/**
+ * `validate <bundle> --benchmark <dir> [--json] [--out report.json] [--no-cache]`: exit 0 valid,
+ * 1 invalid, 2 usage. The budgets of the bundle's total work come from the environment
+ * (AGENTBOARD_VALIDATE_MAX_ERRORS, AGENTBOARD_VALIDATE_MAX_RECORDS; limit-settings.ts).
+ */
 import { writeFile } from "node:fs/promises";
 import { enableCollector } from "../../lib/validate/heap-bound";
+import { LimitSettingsError, validationLimitsFromEnv } from "../../lib/validate/limit-settings";
+import type { ValidationLimits } from "../../lib/validate/limits";
 import { renderReportMarkdown } from "../../lib/validate/report";
 import { validateBundle } from "../../lib/validate/validate-bundle";
+import { usageError } from "./cli-errors";
 import { bundleOrFail, fileThreads, loadIndexOrFail } from "./load";
 
 export interface ValidateFlags {
@@ -13,14 +20,24 @@ export interface ValidateFlags {
   cache?: boolean;
 }
 
+/** The environment's validation limits; a wrong one is a usage error (exit 2) before any work. */
+export function limitsOrFail(env: NodeJS.ProcessEnv = process.env): Partial<ValidationLimits> {
+  try {
+    return validationLimitsFromEnv(env);
+  } catch (err) {
+    throw err instanceof LimitSettingsError ? usageError(err.message) : err;
+  }
+}
+
 export async function validateCommand(bundle: string, flags: ValidateFlags): Promise<number> {
+  const limits = limitsOrFail();
   await bundleOrFail(bundle);
   const { index, note } = await loadIndexOrFail(flags.benchmark, flags.cache !== false);
   if (note) process.stderr.write(`note: ${note}\n`);
   // Only the report is needed: predictions are not kept, and the heap is collected between
   // files once it grows, so memory follows the largest file.
   enableCollector();
-  const { report } = await validateBundle(bundle, index, { keepPredictions: false, boundHeap: true, threads: fileThreads() });
+  const { report } = await validateBundle(bundle, index, { limits, keepPredictions: false, boundHeap: true, threads: fileThreads() });
   const json = JSON.stringify(report, null, 2);
   if (flags.out) await writeFile(flags.out, json + "\n");
   process.stdout.write(flags.json ? json + "\n" : renderReportMarkdown(report));

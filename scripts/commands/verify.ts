@@ -4,11 +4,14 @@
  *
  * The recorded run (its manifest, item scores and judge verdicts) comes from the local database
  * (an entry id; `--db`), from a server (an entry's URL: `GET /api/submissions/<id>` and its
- * `/verdicts` pages, each with a timeout and a size cap), or from a `score --out` results file
+ * `/verdicts` pages, each bounded by fetch-json.ts and the page cap, all from the entry's own
+ * origin and of the entry's own run; serverLimitsFromEnv), or from a `score --out` results file
  * (verdicts from `--verdicts`, else `verdicts.json` beside it, else the grades its items carry).
  * The bundle is re-scored with the run's replay mode, and its judge replayed from the verdicts
  * (no LLM, no network); a rules run is simply judged by rules again. Exit 0 when every number is
- * identical, 1 when something differs (the report says what and why), 2 on usage errors.
+ * identical, 1 when something differs (the report says what and why), 2 on usage errors and on a
+ * server's answers that cannot be the entry's run (too large, too deep, too many pages, another
+ * origin, another entry).
  */
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -19,10 +22,12 @@ import type { ScoreResults } from "../../lib/scoring/score-results";
 import { scoreBundle } from "../../lib/scoring/score-bundle";
 import { buildVerdictExport, exportGrade, mergeVerdictPages, parseVerdictExport, readVerdictFile, type ExportedGrade, type VerdictExport } from "../../lib/scoring/verdict-export";
 import { compareRuns, DIFFERENCE_KINDS, type DifferenceKind, type VerifyInput, type VerifyReport } from "../../lib/scoring/verify-report";
+import { UNSAFE_TEXT } from "../../lib/formats/text-safety";
 import { renderReportMarkdown } from "../../lib/validate/report";
 import { agentboardVersion } from "./build-info";
-import { CliError, usageError } from "./cli-errors";
+import { usageError } from "./cli-errors";
 import { databaseName } from "./db-url";
+import { fetchJson, type JsonFetchLimits } from "./fetch-json";
 import { graderOrFail } from "./judge-options";
 import { bundleOrFail, loadBenchmarkOrFail } from "./load";
 import { createProgress } from "./progress";
@@ -48,16 +53,45 @@ interface Recorded {
   verdicts: VerdictExport;
 }
 
-/** Each HTTP request's time limit and size cap. */
-const FETCH_TIMEOUT_MS = 30_000;
-const MAX_RESPONSE_BYTES = 64 * 1024 ** 2;
-/** The most verdict pages followed (VERDICT_PAGE_SIZE items each). */
-const MAX_PAGES = 1_000;
+/** The verdict pages read from the local database, at most (its owner's own data). */
+const MAX_LOCAL_PAGES = 1_000;
 const MAX_RESULTS_BYTES = 1024 ** 3;
 
+/** What a server's answers may cost: each answer (fetch-json.ts), and the verdict pages followed. */
+export interface ServerLimits extends JsonFetchLimits {
+  /** Verdict pages (VERDICT_PAGE_SIZE items each) read, at most. */
+  maxPages: number;
+}
+
+type ServerLimit = keyof Omit<ServerLimits, "names">;
+
+/** Each limit's variable, default, range, and the unit the variable is written in (× scale = the value). */
+const SERVER_SETTINGS: readonly { limit: ServerLimit; env: string; fallback: number; min: number; max: number; scale: number }[] = [
+  { limit: "maxBytes", env: "AGENTBOARD_VERIFY_MAX_RESPONSE_MB", fallback: 32, min: 1, max: 1024, scale: 1024 ** 2 },
+  { limit: "maxPages", env: "AGENTBOARD_VERIFY_MAX_PAGES", fallback: 50, min: 1, max: 100_000, scale: 1 },
+  { limit: "maxDepth", env: "AGENTBOARD_VERIFY_MAX_JSON_DEPTH", fallback: 64, min: 2, max: 1_000, scale: 1 },
+  { limit: "maxValues", env: "AGENTBOARD_VERIFY_MAX_JSON_VALUES", fallback: 1_000_000, min: 1, max: 100_000_000, scale: 1 },
+  { limit: "maxRedirects", env: "AGENTBOARD_VERIFY_MAX_REDIRECTS", fallback: 5, min: 0, max: 20, scale: 1 },
+  { limit: "timeoutMs", env: "AGENTBOARD_VERIFY_TIMEOUT_S", fallback: 30, min: 1, max: 3_600, scale: 1000 },
+];
+
+/** The server limits from the environment (defaults above); a bad value is a usage error naming its variable. */
+export function serverLimitsFromEnv(env: Record<string, string | undefined>): ServerLimits {
+  const out = { names: {} } as ServerLimits;
+  for (const s of SERVER_SETTINGS) {
+    const raw = env[s.env]?.trim();
+    const n = raw ? (/^\d{1,12}$/.test(raw) ? Number(raw) : NaN) : s.fallback;
+    if (!Number.isInteger(n) || n < s.min || n > s.max) throw usageError(`${s.env} must be a whole number from ${s.min} to ${s.max}, not ${JSON.stringify(raw)}`);
+    out[s.limit] = n * s.scale;
+    if (s.limit !== "maxPages") out.names[s.limit] = s.env;
+  }
+  return out;
+}
+
 export async function verifyCommand(target: string, flags: VerifyFlags): Promise<number> {
+  const limits = serverLimitsFromEnv(process.env);
   await bundleOrFail(flags.bundle);
-  const recorded = await loadRecorded(target, flags);
+  const recorded = await loadRecorded(target, flags, limits);
   const verdicts = flags.verdicts ? verdictFileOrFail(flags.verdicts) : recorded.verdicts;
   const benchmark = await loadBenchmarkOrFail(flags.benchmark);
   const mode = recorded.manifest.replay.mode;
@@ -65,7 +99,7 @@ export async function verifyCommand(target: string, flags: VerifyFlags): Promise
   const rules = recorded.manifest.judge.kind === "rules";
   const settings: JudgeSettings = rules ? { kind: "rules", concurrency: 1 } : { kind: "verdicts", concurrency: 1 };
   const grader = graderOrFail(settings, { verdicts, keySalt: benchmark.content?.keySalt ?? "" });
-  if (!flags.quiet) process.stderr.write(`verifying ${recorded.source}: ${rules ? "rules judge, run again" : `judge ${verdicts.judge.id}, answered from ${flags.verdicts ?? "the run's exported verdicts"}`}, replay ${mode}\n`);
+  if (!flags.quiet) process.stderr.write(shown(`verifying ${recorded.source}: ${rules ? "rules judge, run again" : `judge ${verdicts.judge.id}, answered from ${flags.verdicts ?? "the run's exported verdicts"}`}, replay ${mode}\n`));
   const replay = await replayFor(mode, benchmark);
   let results: ScoreResults;
   try {
@@ -80,7 +114,7 @@ export async function verifyCommand(target: string, flags: VerifyFlags): Promise
     verdicts: rules ? null : verdicts,
     rescored: { manifest: results.manifest, items: results.items, agentboard: agentboardVersion() },
   });
-  process.stdout.write(flags.json ? `${JSON.stringify({ ...report, source: recorded.source }, null, 2)}\n` : renderVerifyReport(report, recorded.source, recorded.manifest, benchmark));
+  process.stdout.write(flags.json ? `${JSON.stringify({ ...report, source: recorded.source }, null, 2)}\n` : shown(renderVerifyReport(report, recorded.source, recorded.manifest, benchmark)));
   return report.identical ? 0 : 1;
 }
 
@@ -92,16 +126,16 @@ function invalidBundle(report: Parameters<typeof renderReportMarkdown>[0], recor
 }
 
 /** Where the recorded run comes from: an entry id, an entry's URL, or a results file. */
-async function loadRecorded(target: string, flags: VerifyFlags): Promise<Recorded> {
+async function loadRecorded(target: string, flags: VerifyFlags, limits: ServerLimits): Promise<Recorded> {
   if (/^[1-9][0-9]{0,15}$/.test(target)) return fromDatabase(Number(target), flags.db);
-  if (/^https?:\/\//i.test(target)) return fromServer(target);
+  if (/^https?:\/\//i.test(target)) return fromServer(target, limits);
   if (statSync(target, { throwIfNoEntry: false })?.isFile()) return fromResultsFile(target, flags);
   throw usageError(`expected an entry id, an entry's URL (http(s)://…/submissions/<id>) or a results.json file, got "${target}"`);
 }
 
 function manifestOrFail(value: unknown, where: string): RunManifest {
   const r = parseManifest(value);
-  if (!r.ok) throw usageError(`${where}: ${r.error}`);
+  if (!r.ok) throw usageError(`${where}: ${shown(r.error, 2_000)}`);
   return r.manifest;
 }
 
@@ -124,13 +158,13 @@ async function fromDatabase(id: number, dbUrl: string | undefined): Promise<Reco
     }
     const pages: VerdictExport[] = [];
     // The database's owner sees everything: the private half is in.
-    for (let page = 1; page <= MAX_PAGES; page++) {
+    for (let page = 1; page <= MAX_LOCAL_PAGES; page++) {
       const v = await getRunVerdicts(db, id, { page, includePrivate: true });
       if (!v) break;
       pages.push(v);
       if (page >= v.page.pages) break;
     }
-    return recordedFrom(`entry ${id} (local database)`, manifest, mergeVerdictPages(pages));
+    return recordedFrom(`entry ${id} (local database)`, manifest, mergedOrFail(pages));
   } finally {
     await closeDatabase(db);
   }
@@ -140,8 +174,17 @@ function recordedFrom(source: string, manifest: RunManifest, verdicts: VerdictEx
   return { source, manifest, items: verdicts.items, grades: verdicts.grades, verdicts };
 }
 
-/** `http(s)://host[/base]/submissions/<id>` (or `/api/submissions/<id>`): the API's base and the id. */
-function entryUrl(raw: string): { api: string; id: number } {
+/** The pages of one run as one export; pages of several runs are bad input, not an internal error. */
+function mergedOrFail(pages: readonly VerdictExport[]): VerdictExport {
+  try {
+    return mergeVerdictPages(pages);
+  } catch (err) {
+    throw usageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** `http(s)://host[/base]/submissions/<id>` (or `/api/submissions/<id>`): the API's base, its origin and the id. */
+function entryUrl(raw: string): { api: string; origin: string; id: number } {
   let url: URL;
   try {
     url = new URL(raw);
@@ -150,64 +193,52 @@ function entryUrl(raw: string): { api: string; id: number } {
   }
   const m = /^(.*?)\/(?:api\/)?submissions\/([1-9][0-9]{0,15})(?:\/.*)?$/.exec(url.pathname);
   if (!m) throw usageError(`expected an entry's URL such as https://host/submissions/12, got ${raw}`);
-  return { api: `${url.origin}${m[1]}/api/submissions/${m[2]}`, id: Number(m[2]) };
+  return { api: `${url.origin}${m[1]}/api/submissions/${m[2]}`, origin: url.origin, id: Number(m[2]) };
 }
 
-async function fromServer(raw: string): Promise<Recorded> {
-  const { api } = entryUrl(raw);
-  const entry = (await getJson(api)) as { manifest?: unknown } | null;
-  if (!entry?.manifest) throw noManifest(raw);
-  const manifest = manifestOrFail(entry.manifest, api);
+const short = (sha: string) => sha.slice(0, 12);
+
+// Control and bidirectional-override characters (and C1 controls, which some terminals obey) a
+// server could put in a uuid or a judge id to rewrite the terminal: shown as U+FFFD.
+const UNPRINTABLE = new RegExp(`${UNSAFE_TEXT.source}|[\\u0080-\\u009f]`, "g");
+
+/** Text from a server or a file as printed: refused characters replaced, cut at `max`. */
+function shown(text: string, max = Number.POSITIVE_INFINITY): string {
+  return (text.length > max ? `${text.slice(0, max)}…` : text).replace(UNPRINTABLE, "\uFFFD");
+}
+
+/**
+ * The entry's manifest and its run's verdict pages, all from the entry URL's origin. Whatever the
+ * server says, it must be this entry and this entry's run: the summary's id is the URL's, every
+ * page holds the bundle the manifest names, says the same page count as the first (within
+ * maxPages) and is the page asked for; anything else is bad input (exit 2).
+ */
+async function fromServer(raw: string, limits: ServerLimits): Promise<Recorded> {
+  const { api, origin, id } = entryUrl(raw);
+  const get = (url: string) => fetchJson(url, origin, limits);
+  const entry = await get(api);
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) throw usageError(`${api} did not answer an entry (a JSON object)`);
+  const said = (entry as { id?: unknown }).id;
+  if (said !== undefined && said !== id) throw usageError(`${api} answered entry ${shown(JSON.stringify(said) ?? "", 40)}, not entry ${id}`);
+  if (!(entry as { manifest?: unknown }).manifest) throw noManifest(raw);
+  const manifest = manifestOrFail((entry as { manifest: unknown }).manifest, api);
   const pages: VerdictExport[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const parsed = parseVerdictExport(await getJson(`${api}/verdicts?page=${page}`));
-    if (!parsed.ok) throw new CliError(`${api}/verdicts?page=${page}: ${parsed.error}`, 2);
-    pages.push(parsed.verdicts);
-    if (page >= parsed.verdicts.page.pages) break;
+  for (let page = 1; ; page++) {
+    const url = `${api}/verdicts?page=${page}`;
+    const parsed = parseVerdictExport(await get(url));
+    if (!parsed.ok) throw usageError(`${url}: ${shown(parsed.error, 2_000)}`);
+    const v = parsed.verdicts;
+    const first = pages[0] ?? v;
+    if (v.bundle.sha256 !== manifest.bundle.sha256) throw usageError(`${url}: these verdicts are of a run of another entry (bundle sha256 ${short(v.bundle.sha256)}), not of entry ${id}'s run (bundle sha256 ${short(manifest.bundle.sha256)})`);
+    if (v.judge.id !== first.judge.id) throw usageError(`${url}: this page is of another run of entry ${id} (judge ${shown(v.judge.id, 100)}; page 1: ${shown(first.judge.id, 100)}); was it rescored meanwhile? Try again`);
+    if (v.page.number !== page) throw usageError(`${url}: answered page ${v.page.number} instead`);
+    if (v.page.pages !== first.page.pages || v.page.items !== first.page.items) throw usageError(`${url}: says the run's verdicts fill ${v.page.pages} pages (${v.page.items} items); page 1 said ${first.page.pages} (${first.page.items} items)`);
+    if (v.page.pages > limits.maxPages) throw usageError(`${url}: the run's verdicts fill ${v.page.pages} pages; at most ${limits.maxPages} are read (AGENTBOARD_VERIFY_MAX_PAGES=${limits.maxPages})`);
+    if (v.items.length > v.page.size) throw usageError(`${url}: holds ${v.items.length} items, more than its page size of ${v.page.size}`);
+    pages.push(v);
+    if (page >= v.page.pages) break;
   }
-  return recordedFrom(raw, manifest, mergeVerdictPages(pages));
-}
-
-/** GET a JSON document, within FETCH_TIMEOUT_MS and MAX_RESPONSE_BYTES. */
-async function getJson(url: string): Promise<unknown> {
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { Accept: "application/json" }, redirect: "follow", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-  } catch (err) {
-    throw new CliError(`cannot fetch ${url}: ${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)}`, 2);
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new CliError(`${url} answered ${res.status}${res.status === 404 ? " (no such entry, or it is not published)" : ""}`, 2);
-  }
-  const declared = Number(res.headers.get("content-length") ?? 0);
-  if (declared > MAX_RESPONSE_BYTES) {
-    await res.body?.cancel();
-    throw new CliError(`${url} is ${declared} bytes; at most ${MAX_RESPONSE_BYTES} are read`, 2);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
-  try {
-    while (reader) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_RESPONSE_BYTES) {
-        await reader.cancel();
-        throw new CliError(`${url} sent more than ${MAX_RESPONSE_BYTES} bytes`, 2);
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw new CliError(`reading ${url} failed: ${err instanceof Error ? err.message : String(err)}`, 2);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new CliError(`${url} did not answer JSON`, 2);
-  }
+  return recordedFrom(raw, manifest, mergedOrFail(pages));
 }
 
 function verdictFileOrFail(file: string): VerdictExport {

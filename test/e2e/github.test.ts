@@ -6,6 +6,7 @@
  * pass mirrors "published" on the issue. The bundle is weak-agent's outputs under another name,
  * so it is flagged as a duplicate of weak-agent: the comment says so, and approving asks first.
  */
+import http from "node:http";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -182,6 +183,28 @@ describe.each(ENGINES)("GitHub submissions on %s", (engine) => {
       expect(last).toContain("error=locked");
       // Locked out: even the right token is refused for now.
       expect((await post("/admin/login", { token: ADMIN })).headers.get("location")).toContain("error=locked");
+    });
+
+    it("locks out the guessing address only: a maintainer at another address still signs in (no proxy in front)", async () => {
+      // Loopback has a whole /8: each source address is a client of its own to the server.
+      const postFrom = (localAddress: string, form: Record<string, string>, extra: Record<string, string> = {}) =>
+        new Promise<{ status: number; location: string; cookie: string }>((resolve, reject) => {
+          const body = new URLSearchParams(form).toString();
+          const req = http.request(`${app.url}/admin/login`, { method: "POST", localAddress, headers: { ...extra, origin: app.url, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } }, (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, location: String(res.headers.location ?? ""), cookie: String(res.headers["set-cookie"] ?? "") }));
+          });
+          req.on("error", reject);
+          req.end(body);
+        });
+      let last = "";
+      // A forged client header, new each time, changes nothing: the server replaces it.
+      for (let i = 0; i < 6; i++) last = (await postFrom("127.0.0.2", { token: `guess-${i}` }, { "x-agentboard-client": `forged:10.0.0.${i}` })).location;
+      expect(last).toContain("error=locked");
+      expect((await postFrom("127.0.0.2", { token: ADMIN })).location).toContain("error=locked");
+      const maintainer = await postFrom("127.0.0.3", { token: ADMIN });
+      expect(maintainer.location).not.toContain("error=");
+      expect(maintainer.cookie).toMatch(/agentboard_admin=/);
     });
   });
 });

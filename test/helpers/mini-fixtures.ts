@@ -1,5 +1,5 @@
 /** The hand-written mini benchmark and bundles, and a clock that ticks a second per call. */
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -16,5 +16,17 @@ export function tickingClock(start = Date.UTC(2026, 10, 22)): () => Date {
 export function renamedGoodBundle(dir: string, agent: string): string {
   cpSync(GOOD_BUNDLE, dir, { recursive: true });
   writeFileSync(path.join(dir, "output/metadata.json"), JSON.stringify({ agent_name: agent, models: ["m"] }));
+  return dir;
+}
+
+/** A copy of the good bundle in `dir` with `plant` appended to every answer of its two judged capabilities. */
+export function plantedGoodBundle(dir: string, plant: string): string {
+  cpSync(GOOD_BUNDLE, dir, { recursive: true });
+  for (const f of ["output/capability_2_dashboard_apis/harbor.json", "output/capability_4_multiturn/harbor.json"]) {
+    const file = path.join(dir, f);
+    const records = JSON.parse(readFileSync(file, "utf8")) as { output: { answer: string }[] }[];
+    for (const r of records) for (const turn of r.output) turn.answer += plant;
+    writeFileSync(file, JSON.stringify(records));
+  }
   return dir;
 }

@@ -84,7 +84,8 @@ describe("openai judge: happy path", () => {
     expect(sent.path).toBe("/chat/completions");
     expect(sent.headers["content-type"]).toBe("application/json");
     expect(sent.headers.authorization).toBeUndefined();
-    expect(sent.json).toEqual({ model: MODEL, temperature: 0, messages: buildPrompt(req) });
+    // Issue 26: the reply's JSON schema goes along (structured output; see judge-structured-output.test.ts).
+    expect(sent.json).toEqual({ model: MODEL, temperature: 0, messages: buildPrompt(req), response_format: { type: "json_schema", json_schema: expect.objectContaining({ name: "correctness_verdict", strict: true }) } });
     const user = (sent.json as { messages: { role: string; content: string }[] }).messages[1]!;
     expect(user.role).toBe("user");
     expect(blockNames(user.content)).toEqual(["question", "reference", "answer"]);

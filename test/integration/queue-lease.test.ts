@@ -21,12 +21,8 @@ import { ENGINES } from "../helpers/engines";
 import { useMiniDb } from "../helpers/mini-db";
 import { GOOD_BUNDLE, MINI_BENCHMARK, renamedGoodBundle, tickingClock } from "../helpers/mini-fixtures";
 import { scriptedGrader } from "../helpers/scripted-grader";
+import { deferred } from "../helpers/deferred";
 
-function deferred<T = void>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 describe.each(ENGINES)("a queue with many claimers (%s)", (engine) => {
   const now = tickingClock();

@@ -42,7 +42,8 @@ describe("response cache", () => {
   it("renders once per URL and data version, then answers from memory", async () => {
     const a = await get("/api/leaderboard");
     const b = await get("/api/leaderboard");
-    expect(a.headers.get("x-agentboard-cache")).toBe("hit");
+    expect(a.headers.get("x-agentboard-cache")).toBe("miss");
+    expect(b.headers.get("x-agentboard-cache")).toBe("hit");
     expect(await a.json()).toMatchObject({ render: 1, pass: true });
     expect(await b.json()).toMatchObject({ render: 1 });
     expect(b.headers.get("x-secret")).toBeNull();
@@ -76,7 +77,7 @@ describe("response cache", () => {
   });
 
   it("does not cache errors", async () => {
-    const r = await get("/api/leaderboard?missing=1");
+    const r = await get("/api/leaderboard?benchmark=missing");
     expect(r.status).toBe(404);
     expect(r.headers.get("x-agentboard-cache")).toBeNull();
   });

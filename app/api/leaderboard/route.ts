@@ -12,7 +12,11 @@ import { memoByDataVersion } from "@/lib/queries/memo";
 
 export const dynamic = "force-dynamic";
 
-const CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while-revalidate=300";
+/**
+ * Shared caches may keep the board but must ask again before each use (the ETag makes that a
+ * 304): with a max-age or stale-while-revalidate they went on listing a withdrawn entry for minutes.
+ */
+const CACHE_CONTROL = "public, no-cache";
 
 function json(status: number, body: unknown): Response {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });

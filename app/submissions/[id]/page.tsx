@@ -17,7 +17,7 @@ import { CapabilityScores } from "@/components/submission/capability-scores";
 import { CostSummary } from "@/components/submission/cost-summary";
 import { DomainHeatmap } from "@/components/submission/domain-heatmap";
 import { ItemFilterForm } from "@/components/submission/item-filters";
-import { describeItemList, itemFiltersFrom, itemQuery } from "@/components/submission/item-query";
+import { describeItemList, itemFiltersFrom, itemQuery, itemQueryValues } from "@/components/submission/item-query";
 import { ItemTable } from "@/components/submission/item-table";
 import { OverallScore } from "@/components/submission/overall-score";
 import { Reproducibility } from "@/components/submission/reproducibility";
@@ -65,6 +65,9 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
 
   const run = detail.run;
   const base = `/submissions/${detail.id}`;
+  // One URL per page size: a size the list does not offer (an old `size=300` link) goes to the one it is read as.
+  const size = firstParam(sp, "size");
+  if (size !== undefined && size !== String(itemQueryValues(filters).size ?? "")) redirect(`${base}${itemQuery(filters, { full: access.full ? 1 : undefined }, { page: true })}`);
   const items = run ? await listItems(await pageDb(), run.id, filters, { showGroundTruth: detail.benchmark.showGroundTruth, completed: run.status === "completed" }) : null;
   const capabilityLabels = Object.fromEntries(detail.capabilities.map((c) => [c.id, c.label]));
   const running = run && (run.status === "queued" || run.status === "running");

@@ -10,10 +10,20 @@
  * `maxDelayMs`, one attempt up to `timeoutMs`, and the whole call (attempts and waits) up to
  * `deadlineMs`, after which the judge gives up (the grade is unjudged). An aborted `signal`
  * (a worker shutting down) ends the pending request or wait at once with `JudgeAbortedError`.
+ *
+ * Structured output: a call may name the reply's JSON schema (reply-format.ts); it is sent as
+ * `response_format` unless the endpoint refused it before. An endpoint that answers 400/422
+ * naming `response_format` (or `json_schema`, structured output, guided decoding) is asked the
+ * same at once without it, within the same attempt, and remembered as refusing it.
+ *
+ * Ambiguity: a reader that throws `AmbiguousReplyError` (two different verdicts in one reply)
+ * gets the request again at once with `ASK_AGAIN` added, at most `ambiguousRetries` times;
+ * then the call gives up with `AmbiguousJudgeError`, and the grade is unjudged.
  */
 import { createLimiter, type Limiter } from "../limit";
-import { JudgeAbortedError, JudgeUnavailableError, UnusableReplyError } from "./grader";
-import type { ChatMessage } from "./prompts";
+import { AmbiguousJudgeError, AmbiguousReplyError, JudgeAbortedError, JudgeUnavailableError, UnusableReplyError } from "./grader";
+import { ASK_AGAIN, type ChatMessage } from "./prompts";
+import type { ReplySchema } from "./reply-format";
 
 /** Defaults of the limits below; each is a `ChatClientOptions` field (and an env var, see judge-settings.ts). */
 export const CHAT_DEFAULTS = {
@@ -23,7 +33,39 @@ export const CHAT_DEFAULTS = {
   maxDelayMs: 20_000,
   maxRetryAfterMs: 60_000,
   deadlineMs: 180_000,
+  ambiguousRetries: 1,
 } as const;
+
+/** `json_schema`: ask for structured output where a call names a schema; `off`: never. */
+export type StructuredOutput = "json_schema" | "off";
+
+/**
+ * Which endpoints refused structured output. One per process by default: a worker builds a
+ * grader per run, and what an endpoint accepts does not change from run to run, so only the
+ * first run pays the refused request. Bounded: endpoints come from settings, not submissions,
+ * but a long-lived process never grows it past `MAX_REMEMBERED_ENDPOINTS`.
+ */
+export interface EndpointMemory {
+  refuses(endpoint: string): boolean;
+  rememberRefusal(endpoint: string): void;
+}
+
+const MAX_REMEMBERED_ENDPOINTS = 1_000;
+
+export function createEndpointMemory(): EndpointMemory {
+  const refused = new Set<string>();
+  return {
+    refuses: (endpoint) => refused.has(endpoint),
+    rememberRefusal(endpoint) {
+      if (refused.size < MAX_REMEMBERED_ENDPOINTS) refused.add(endpoint);
+    },
+  };
+}
+
+const processEndpoints = createEndpointMemory();
+
+/** A 4xx body saying the endpoint does not take the reply format we asked for. */
+const REFUSES_FORMAT = /response_format|json_schema|structured output|guided/i;
 
 export interface ChatClientOptions {
   baseUrl: string;
@@ -51,6 +93,17 @@ export interface ChatClientOptions {
   /** Sampling temperature (default 0). */
   temperature?: number;
   maxTokens?: number;
+  /** Whether a call's reply schema is sent as `response_format` (default `json_schema`). */
+  structuredOutput?: StructuredOutput;
+  /** How often a reply with two different verdicts is asked again before giving up (default 1). */
+  ambiguousRetries?: number;
+  /** Which endpoints refused structured output (default: this process's). */
+  endpointMemory?: EndpointMemory;
+}
+
+export interface CompleteOptions {
+  /** The JSON schema the reply should follow, sent as `response_format` where the endpoint takes it. */
+  schema?: ReplySchema;
 }
 
 export interface ChatClient {
@@ -58,9 +111,9 @@ export interface ChatClient {
   /**
    * Sends the messages at temperature 0 and reads the reply's content. Retries what may
    * succeed on another attempt; throws `JudgeUnavailableError` once the attempts are used up or on a
-   * 4xx other than 429.
+   * 4xx other than 429, and `AmbiguousJudgeError` when replies stay ambiguous.
    */
-  complete<T>(messages: ChatMessage[], read: (content: string) => T): Promise<T>;
+  complete<T>(messages: ChatMessage[], read: (content: string) => T, options?: CompleteOptions): Promise<T>;
 }
 
 class RetryableError extends Error {
@@ -109,12 +162,24 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
   const limit: Limiter = createLimiter(opts.concurrency ?? 16);
   const url = `${opts.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const aborted = (what: string, attempts: number) => new JudgeAbortedError(`the judge was stopped ${what}`, attempts);
+  const structured = (opts.structuredOutput ?? "json_schema") === "json_schema";
+  const ambiguousRetries = opts.ambiguousRetries ?? CHAT_DEFAULTS.ambiguousRetries;
+  const endpoints = opts.endpointMemory ?? processEndpoints;
+  // The model is part of the endpoint: one server may take schemas for one model and not another.
+  const endpoint = `${url}\u0000${opts.model}`;
 
-  async function callOnce<T>(body: string, read: (content: string) => T, attemptMs: number): Promise<T> {
-    let res: Response;
-    const timeout = AbortSignal.timeout(attemptMs);
+  const bodyOf = (messages: ChatMessage[], schema: ReplySchema | undefined) =>
+    JSON.stringify({
+      model: opts.model,
+      temperature: opts.temperature ?? 0,
+      ...(opts.maxTokens ? { max_tokens: opts.maxTokens } : {}),
+      messages,
+      ...(schema ? { response_format: { type: "json_schema", json_schema: { name: schema.name, strict: true, schema: schema.schema } } } : {}),
+    });
+
+  async function post(body: string, attemptMs: number, timeout: AbortSignal): Promise<Response> {
     try {
-      res = await doFetch(url, {
+      return await doFetch(url, {
         method: "POST",
         headers: { "content-type": "application/json", ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
         body,
@@ -125,6 +190,23 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
       const name = err instanceof Error ? err.name : "";
       throw new RetryableError(name === "TimeoutError" || name === "AbortError" ? `timed out after ${attemptMs} ms` : `network error: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  async function callOnce<T>(messages: ChatMessage[], schema: ReplySchema | undefined, read: (content: string) => T, attemptMs: number): Promise<T> {
+    const timeout = AbortSignal.timeout(attemptMs);
+    const asked = structured && schema && !endpoints.refuses(endpoint) ? schema : undefined;
+    let res = await post(bodyOf(messages, asked), attemptMs, timeout);
+    let refusal: string | undefined;
+    if (asked && (res.status === 400 || res.status === 422)) {
+      refusal = await res.text().catch(() => "");
+      if (REFUSES_FORMAT.test(refusal)) {
+        res = await post(bodyOf(messages, undefined), attemptMs, timeout);
+        refusal = undefined;
+        // Remembered only once the same request without the schema is answered: then the schema was the trouble.
+        if (res.ok) endpoints.rememberRefusal(endpoint);
+      }
+    }
+    if (refusal !== undefined) throw new JudgeUnavailableError(`HTTP ${res.status}: ${refusal.slice(0, 200)}`, 1);
     if (res.status === 429 || res.status >= 500) {
       const after = retryAfterMs(res.headers.get("retry-after"), now());
       await res.body?.cancel().catch(() => {});
@@ -150,6 +232,7 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
     try {
       return read(content);
     } catch (err) {
+      if (err instanceof AmbiguousReplyError) throw err;
       if (err instanceof UnusableReplyError) throw new RetryableError(err.message);
       throw err;
     }
@@ -157,8 +240,9 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
 
   return {
     model: opts.model,
-    async complete(messages, read) {
-      const body = JSON.stringify({ model: opts.model, temperature: opts.temperature ?? 0, ...(opts.maxTokens ? { max_tokens: opts.maxTokens } : {}), messages });
+    async complete(messages, read, options = {}) {
+      let sent = messages;
+      let ambiguous = 0;
       let lastError = "";
       // The deadline starts with the first attempt, not while waiting for a concurrency slot.
       let started: number | undefined;
@@ -172,10 +256,19 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
             started ??= now();
             const budget = left();
             if (budget <= 0) throw outOfTime(attempt - 1);
-            return callOnce(body, read, Math.min(timeoutMs, budget));
+            return callOnce(sent, options.schema, read, Math.min(timeoutMs, budget));
           });
         } catch (err) {
           if (err instanceof JudgeAbortedError) throw new JudgeAbortedError(err.message, attempt);
+          if (err instanceof AmbiguousReplyError) {
+            ambiguous++;
+            lastError = err.message;
+            if (ambiguous > ambiguousRetries) throw new AmbiguousJudgeError(`${err.message}, in ${ambiguous} repl${ambiguous === 1 ? "y" : "ies"} (asked again ${ambiguous - 1} time(s))`, attempt);
+            if (attempt === maxAttempts) break;
+            // The endpoint answered: ask again at once, with one more chance to give one verdict.
+            sent = [...messages, ASK_AGAIN];
+            continue;
+          }
           if (!(err instanceof RetryableError)) throw err;
           lastError = err.message;
           if (attempt === maxAttempts) break;

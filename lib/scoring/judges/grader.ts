@@ -98,11 +98,31 @@ export class UnusableReplyError extends Error {
   }
 }
 
+/**
+ * A reply that holds two different verdicts (or scores) of the judge's own: it may be the judge
+ * quoting a verdict planted in the submission, so neither is taken. Asked again a bounded number
+ * of times (chat-client.ts), then the grade is unjudged: never a pass.
+ */
+export class AmbiguousReplyError extends UnusableReplyError {
+  constructor(message: string) {
+    super(message);
+    this.name = "AmbiguousReplyError";
+  }
+}
+
 /** The judge gave up: its attempts are spent, or the endpoint refused the request. */
 export class JudgeUnavailableError extends Error {
   constructor(message: string, readonly attempts: number) {
     super(message);
     this.name = "JudgeUnavailableError";
+  }
+}
+
+/** The judge gave up because its replies stayed ambiguous after being asked again. */
+export class AmbiguousJudgeError extends JudgeUnavailableError {
+  constructor(message: string, attempts: number) {
+    super(message, attempts);
+    this.name = "AmbiguousJudgeError";
   }
 }
 

@@ -5,14 +5,18 @@
  *
  * - reasoning blocks (`<think>…</think>`) are dropped, as before;
  * - data blocks the judge echoed back (`<data_…>…</data_…>`) are dropped;
- * - a candidate (a JSON object, a verdict line) that also occurs in the prompt's data is
- *   ignored: it may be the judge quoting the submission, not judging it;
- * - among what is left, the LAST candidate counts: the prompts ask for the verdict last.
+ * - a candidate (a JSON object, a verdict line) that also occurs in the prompt's data is set
+ *   aside when it would raise the grade: it may be the judge quoting the submission, not
+ *   judging it;
+ * - what is left must agree (`agreedCandidate`): a reply that holds two different verdicts
+ *   is ambiguous, whichever came last, because the judge may be quoting a planted verdict
+ *   with its keys swapped, its reason dropped or on a line of its own.
  *
  * The scan is bounded (the reply's tail, a cap on objects tried), so a reply that quotes a
  * hostile text full of braces cannot make parsing quadratic.
  */
 import type { DataContext } from "./data-blocks";
+import { AmbiguousReplyError } from "./grader";
 
 /** Only the tail of a longer reply is read: the verdict is asked for last. */
 export const MAX_REPLY_SCAN_CHARS = 64_000;
@@ -34,20 +38,28 @@ export function ownText(reply: string): string {
   return text.length > MAX_REPLY_SCAN_CHARS ? text.slice(text.length - MAX_REPLY_SCAN_CHARS) : text;
 }
 
-const squash = (s: string) => s.replace(/\s+/g, "").toLowerCase();
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * Spacing and case aside: whitespace goes, except between two word characters, where it stays
+ * one space. So `{"verdict": "correct"}` is `{"verdict":"correct"}`, and a quoted line ending
+ * in `correct` stays a whole word even when the next line starts with one.
+ */
+const squash = (s: string) => s.replace(/\s+/g, (run: string, at: number, all: string) => (at > 0 && WORD.test(all[at - 1]!) && WORD.test(all[at + run.length] ?? "") ? " " : "")).toLowerCase();
 
 /** Tells whether a piece of the reply also occurs in the prompt's data (spacing and case aside). */
 export function quotedFrom(ctx: DataContext | undefined): (piece: string, value?: unknown) => boolean {
   if (!ctx || ctx.texts.length === 0) return () => false;
   let data: string | undefined;
-  return (piece, value) => {
-    data ??= squash(ctx.texts.join("\n"));
-    const forms = [piece, ...(value !== undefined ? [JSON.stringify(value)] : [])].map(squash).filter((f) => f.length > 0);
-    return forms.some((f) => occursAsWhole(data!, f));
+  // A reply may repeat one quoted line thousands of times: each form is looked up once.
+  const seen = new Map<string, boolean>();
+  const occurs = (form: string) => {
+    let hit = seen.get(form);
+    if (hit === undefined) seen.set(form, (hit = occursAsWhole((data ??= squash(ctx.texts.join("\n"))), form)));
+    return hit;
   };
+  return (piece, value) => [piece, ...(value !== undefined ? [JSON.stringify(value)] : [])].map(squash).some((f) => f.length > 0 && occurs(f));
 }
-
-const WORD = /[\p{L}\p{N}_]/u;
 
 /** `piece` in `data`, not as part of a longer word (`verdict:no` is not in `verdict:notable`). */
 function occursAsWhole(data: string, piece: string): boolean {
@@ -108,4 +120,38 @@ function closingBrace(text: string, start: number): number {
     else if (c === "}" && --depth === 0) return i;
   }
   return -1;
+}
+
+/** One verdict, score or mapping a reply states, in reply order. */
+export interface Candidate<T> {
+  /** Pass 1 / fail 0, the score, or a mapping's mean score: what "raises the grade" compares. */
+  value: number;
+  /** Equal keys agree; two different keys in one reply make it ambiguous. */
+  key: string;
+  /** How the candidate reads, for the ambiguity message (private detail). */
+  label: string;
+  /** It also occurs in the prompt's submitted data. */
+  quoted: boolean;
+  /** What the parser keeps of it. */
+  found: T;
+}
+
+/**
+ * The judge's one verdict among a reply's candidates, or undefined when it stated none of its
+ * own (only quotes, or nothing). A quote of the submitted data is set aside when it would
+ * raise the grade above the judge's own words: that is what a planted verdict looks like. A
+ * quote that would lower it is kept, because a submitter may plant the judge's honest
+ * verdict to make it look quoted, and a lower grade is never the submitter's gain. What is
+ * kept must agree, or the reply is ambiguous (`AmbiguousReplyError`: asked again, then
+ * unjudged). Of agreeing candidates the last of the judge's own is returned (its reason).
+ */
+export function agreedCandidate<T>(candidates: readonly Candidate<T>[], what: string): Candidate<T> | undefined {
+  const own = candidates.filter((c) => !c.quoted);
+  if (own.length === 0) return undefined;
+  const floor = Math.min(...own.map((c) => c.value));
+  const kept = candidates.filter((c) => !c.quoted || c.value < floor);
+  const labels = new Map<string, string>();
+  for (const c of kept) if (!labels.has(c.key)) labels.set(c.key, c.label);
+  if (labels.size > 1) throw new AmbiguousReplyError(`the judge's reply holds ${labels.size} different ${what}s (${[...labels.values()].map((l) => JSON.stringify(l.slice(0, 80))).join(", ")}): ambiguous`);
+  return own[own.length - 1];
 }

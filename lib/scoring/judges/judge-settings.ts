@@ -17,8 +17,13 @@
  * Retry-After obeyed, 60 s), AGENTBOARD_JUDGE_MAX_DELAY_MS (the longest backoff, 20 s),
  * AGENTBOARD_JUDGE_DEADLINE_MS (one grade, all attempts and waits, 180 s), and
  * AGENTBOARD_JUDGE_TIMEOUT_MS (one attempt, 60 s).
+ *
+ * A reply that holds two different verdicts is asked again AGENTBOARD_JUDGE_AMBIGUOUS_RETRIES
+ * times (0 to 5, default 1), then the item is unjudged. AGENTBOARD_JUDGE_STRUCTURED_OUTPUT
+ * says whether replies are held to a JSON schema where the endpoint takes one (`json_schema`,
+ * the default) or never (`off`).
  */
-import type { ChatClient, ChatClientOptions } from "./chat-client";
+import { CHAT_DEFAULTS, type ChatClient, type ChatClientOptions, type StructuredOutput } from "./chat-client";
 import type { GradeCache } from "./grade-cache";
 import type { Grader } from "./grader";
 import { createOpenAiGrader } from "./openai-grader";
@@ -71,6 +76,10 @@ export interface JudgeSettings {
   deadlineMs?: number;
   temperature?: number;
   maxTokens?: number;
+  /** Replies held to a JSON schema where the endpoint takes one (default `json_schema`). */
+  structuredOutput?: StructuredOutput;
+  /** How often an ambiguous reply is asked again (default 1). */
+  ambiguousRetries?: number;
   /** The `verdicts` judge's file. */
   verdictsFile?: string;
 }
@@ -122,6 +131,8 @@ export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: Judg
   const maxRetryAfterMs = millis(env, "AGENTBOARD_JUDGE_MAX_RETRY_AFTER_MS");
   const maxDelayMs = millis(env, "AGENTBOARD_JUDGE_MAX_DELAY_MS");
   const deadlineMs = millis(env, "AGENTBOARD_JUDGE_DEADLINE_MS");
+  const structuredOutput = structuredOutputOf(env.AGENTBOARD_JUDGE_STRUCTURED_OUTPUT);
+  const ambiguousRetries = ambiguousRetriesOf(env.AGENTBOARD_JUDGE_AMBIGUOUS_RETRIES);
   return {
     kind,
     baseUrl,
@@ -135,7 +146,38 @@ export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: Judg
     ...(deadlineMs !== undefined ? { deadlineMs } : {}),
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    ...(structuredOutput ? { structuredOutput } : {}),
+    ...(ambiguousRetries !== undefined ? { ambiguousRetries } : {}),
   };
+}
+
+/**
+ * Checks the environment's judge limits whatever judge a command starts with: a worker resolves
+ * each run's judge when it takes the run, so it calls this at start-up to fail there, clearly,
+ * rather than on every run it takes.
+ */
+export function checkJudgeEnvironment(env: Readonly<Record<string, string | undefined>>): void {
+  for (const name of ["AGENTBOARD_JUDGE_TIMEOUT_MS", "AGENTBOARD_JUDGE_MAX_RETRY_AFTER_MS", "AGENTBOARD_JUDGE_MAX_DELAY_MS", "AGENTBOARD_JUDGE_DEADLINE_MS"]) millis(env, name);
+  structuredOutputOf(env.AGENTBOARD_JUDGE_STRUCTURED_OUTPUT);
+  ambiguousRetriesOf(env.AGENTBOARD_JUDGE_AMBIGUOUS_RETRIES);
+}
+
+function structuredOutputOf(raw: string | undefined): StructuredOutput | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (raw === "json_schema" || raw === "off") return raw;
+  throw new JudgeSettingsError(`AGENTBOARD_JUDGE_STRUCTURED_OUTPUT must be "json_schema" or "off", got "${raw}"`);
+}
+
+/** At most 5: each one is a request, and a judge that stays ambiguous will not stop being so. */
+const MAX_AMBIGUOUS_RETRIES = 5;
+
+function ambiguousRetriesOf(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n > MAX_AMBIGUOUS_RETRIES) {
+    throw new JudgeSettingsError(`AGENTBOARD_JUDGE_AMBIGUOUS_RETRIES must be a whole number from 0 to ${MAX_AMBIGUOUS_RETRIES} (default ${CHAT_DEFAULTS.ambiguousRetries}), got "${raw}"`);
+  }
+  return n;
 }
 
 /** A duration in milliseconds from the environment: a positive integer, at most a day. */
@@ -154,7 +196,7 @@ export function recordedJudge(s: JudgeSettings): RecordedJudge {
 }
 
 /** Transport seams for tests (a fake clock, a fake fetch). */
-export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "random" | "now" | "signal" | "baseDelayMs" | "maxDelayMs" | "maxRetryAfterMs" | "deadlineMs" | "timeoutMs" | "maxAttempts">;
+export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "random" | "now" | "signal" | "baseDelayMs" | "maxDelayMs" | "maxRetryAfterMs" | "deadlineMs" | "timeoutMs" | "maxAttempts" | "endpointMemory">;
 
 /**
  * Builds the resolved judge; `client` shares one chat client (and its concurrency limit) between
@@ -198,5 +240,7 @@ export function chatOptions(s: JudgeSettings): ChatClientOptions {
     ...(s.deadlineMs ? { deadlineMs: s.deadlineMs } : {}),
     ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
     ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}),
+    ...(s.structuredOutput ? { structuredOutput: s.structuredOutput } : {}),
+    ...(s.ambiguousRetries !== undefined ? { ambiguousRetries: s.ambiguousRetries } : {}),
   };
 }

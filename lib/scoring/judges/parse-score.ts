@@ -1,14 +1,15 @@
 /**
  * Reads a graded score out of a model's reply: the judge's own, never one it quoted from the
- * submission (see `judge-reply.ts`). Reasoning and echoed data blocks go first; then, in
- * order: the last JSON object with a `score`, the last `score:` line, or a reply that is
- * nothing but a number. A candidate that also occurs in the prompt's data is skipped. Never
- * the first number in the prose (that is how step numbers become scores), and never a value
- * outside [0, 1]: both are errors, so the caller asks again.
+ * submission (see `judge-reply.ts`). Reasoning and echoed data blocks go first; then every
+ * score the reply states is a candidate: a JSON object with a `score`, a `score:` line, or a
+ * lone number on the last line. Candidates must agree (`agreedCandidate`): two different
+ * scores make the reply ambiguous. Never the first number in the prose (that is how step
+ * numbers become scores), and never a value outside [0, 1]: both are errors, so the caller
+ * asks again.
  */
 import type { DataContext } from "./data-blocks";
 import { UnusableReplyError, type FieldMatch } from "./grader";
-import { ownText, quotedFrom, topLevelObjects } from "./judge-reply";
+import { agreedCandidate, ownText, quotedFrom, topLevelObjects, type Candidate } from "./judge-reply";
 
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
@@ -28,27 +29,30 @@ function reasonOf(obj: Record<string, unknown>): string {
   return typeof r === "string" ? r : "";
 }
 
+type ScoreSource = "object" | "line" | "tail";
+
 export function parseScoreReply(reply: string, data?: DataContext): { score: number; reasoning: string } {
   const text = ownText(reply);
   const quoted = quotedFrom(data);
-  const objects = topLevelObjects(text);
-  for (let k = objects.length - 1; k >= 0; k--) {
-    const { value: obj, raw } = objects[k]!;
-    if (!("score" in obj) || quoted(raw, obj)) continue;
-    const s = scoreValue(obj.score);
-    if (s !== undefined) return { score: inRange(s), reasoning: reasonOf(obj) };
+  const candidates: Candidate<{ reasoning: string; from: ScoreSource }>[] = [];
+  const add = (score: number, reasoning: string, from: ScoreSource, isQuoted: boolean) =>
+    candidates.push({ value: score, key: String(score), label: String(score), quoted: isQuoted, found: { reasoning, from } });
+  for (const { value: obj, raw } of topLevelObjects(text)) {
+    const s = "score" in obj ? scoreValue(obj.score) : undefined;
+    if (s !== undefined) add(s, reasonOf(obj), "object", quoted(raw, obj));
   }
   const line = /^\s*(?:\*\*)?(?:final\s+)?score(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:\*\*)?\s*\.?\s*$/gim;
-  let last: RegExpExecArray | null = null;
-  for (let m = line.exec(text); m; m = line.exec(text)) if (!quoted(m[0])) last = m;
-  if (last) return { score: inRange(Number(last[1])), reasoning: text.slice(0, last.index).trim().slice(0, 500) || thinkingOf(reply) };
+  for (const m of text.matchAll(line)) add(Number(m[1]), text.slice(0, m.index).trim().slice(0, 500) || thinkingOf(reply), "line", quoted(m[0]));
   // A lone number on the last line, as NAT's prompts ask for: "…reasoning…\n0.8".
   const lines = text.split(/\r?\n/).map((l) => l.trim().replace(/^\*\*(.*)\*\*$/, "$1")).filter((l) => l !== "");
   const tail = lines.at(-1);
-  if (tail !== undefined && NUMBER.test(tail) && !(lines.length > 1 && quoted(tail))) {
-    return { score: inRange(Number(tail)), reasoning: lines.slice(0, -1).join("\n").slice(0, 500) || thinkingOf(reply) };
-  }
-  throw new UnusableReplyError(`no score found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  if (tail !== undefined && NUMBER.test(tail)) add(Number(tail), lines.slice(0, -1).join("\n").slice(0, 500) || thinkingOf(reply), "tail", lines.length > 1 && quoted(tail));
+  const agreed = agreedCandidate(candidates, "score");
+  if (!agreed) throw new UnusableReplyError(`no score found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  // The candidates agree: the reasoning is the JSON object's, else the prose before the score line, else before the lone number.
+  const own = candidates.filter((c) => !c.quoted);
+  const source = (["object", "line", "tail"] as const).map((from) => own.filter((c) => c.found.from === from).at(-1)).find((c) => c !== undefined)!;
+  return { score: inRange(agreed.value), reasoning: source.found.reasoning };
 }
 
 /**
@@ -90,22 +94,34 @@ export function parseNatFloat(reply: string): { score: number; reasoning: string
 /**
  * Reads a field-discovery reply: `{"<field>": {"score": x, "reference_field": "<name>" | null}}`,
  * optionally under `fields`. Every asked field must be answered, and a reference field must
- * be one of the candidates.
+ * be one of the candidates. Every object that maps an asked field is a candidate, and they
+ * must agree (`agreedCandidate`); a quoted one that does not read as a mapping is no candidate.
  */
 export function parseDiscoveryReply(reply: string, fields: readonly string[], candidates: readonly string[], data?: DataContext, anyReference = false): FieldMatch[] {
   const text = ownText(reply);
   const quoted = quotedFrom(data);
-  let found: Record<string, unknown> | undefined;
-  for (const { value: obj, raw } of topLevelObjects(text).reverse()) {
-    if (quoted(raw, obj)) continue;
+  const mappings: Candidate<FieldMatch[]>[] = [];
+  for (const { value: obj, raw } of topLevelObjects(text)) {
     const inner = obj.fields;
     const map = inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as Record<string, unknown>) : obj;
-    if (fields.some((f) => f in map)) {
-      found = map;
-      break;
+    if (!fields.some((f) => f in map)) continue;
+    const isQuoted = quoted(raw, obj);
+    let matches: FieldMatch[];
+    try {
+      matches = readMapping(map, fields, candidates, anyReference);
+    } catch (err) {
+      if (isQuoted) continue;
+      throw err;
     }
+    const mean = matches.reduce((sum, m) => sum + m.score, 0) / matches.length;
+    mappings.push({ value: mean, key: JSON.stringify(matches.map((m) => [m.field, m.referenceField, m.score])), label: `mean score ${mean}`, quoted: isQuoted, found: matches });
   }
-  if (!found) throw new UnusableReplyError(`no field mapping found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  const agreed = agreedCandidate(mappings, "field mapping");
+  if (!agreed) throw new UnusableReplyError(`no field mapping found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  return agreed.found;
+}
+
+function readMapping(found: Record<string, unknown>, fields: readonly string[], candidates: readonly string[], anyReference: boolean): FieldMatch[] {
   return fields.map((field) => {
     const entry = found[field];
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw new UnusableReplyError(`the judge reply does not score the field ${JSON.stringify(field)}`);

@@ -1,15 +1,15 @@
 /**
  * Reads a verdict out of a model's reply: the judge's own verdict, never one it quoted from
  * the submission (see `judge-reply.ts`). Reasoning and echoed data blocks are dropped first;
- * then, in order: the last JSON object with a verdict (fenced or bare), the last
- * `verdict:`-style line, the last `<conclusion>` tag, or a reply that is nothing but a
- * label. A candidate that also occurs in the prompt's data is skipped. A label merely
- * mentioned in passing never counts: guessing is how a preamble like "…would say yes… no"
- * turns into a pass.
+ * then every verdict the reply states is a candidate: a JSON object with a verdict (fenced or
+ * bare), a `verdict:`-style line, a `<conclusion>` tag, or a reply that is nothing but a
+ * label. Candidates must agree (`agreedCandidate`): a reply with two different verdicts is
+ * ambiguous, however they are spelled. A label merely mentioned in passing never counts:
+ * guessing is how a preamble like "…would say yes… no" turns into a pass.
  */
 import type { DataContext } from "./data-blocks";
 import { UnusableReplyError } from "./grader";
-import { ownText, quotedFrom, topLevelObjects } from "./judge-reply";
+import { agreedCandidate, ownText, quotedFrom, topLevelObjects, type Candidate } from "./judge-reply";
 
 export { stripReasoning } from "./judge-reply";
 
@@ -47,29 +47,32 @@ function labelOf(task: VerdictTask, raw: unknown): boolean | undefined {
   return LABELS[task][key];
 }
 
+type Found = { label: string; reason: string | null };
+
 export function parseVerdict(task: VerdictTask, reply: string, data?: DataContext): ParsedVerdict {
   const text = ownText(reply);
   const quoted = quotedFrom(data);
-  const objects = topLevelObjects(text);
-  for (let k = objects.length - 1; k >= 0; k--) {
-    const { value: obj, raw } = objects[k]!;
-    if (quoted(raw, obj)) continue;
-    for (const key of ["verdict", "label", "score", "answer", "result", "grounded", "correct"]) {
-      if (!(key in obj)) continue;
-      const pass = labelOf(task, obj[key]);
-      if (pass !== undefined) return { pass, label: String(obj[key]), reason: String(obj.reason ?? obj.explanation ?? obj.rationale ?? "") };
-    }
+  const candidates: Candidate<Found>[] = [];
+  const add = (raw: unknown, label: string, reason: string | null, isQuoted: boolean) => {
+    const pass = labelOf(task, raw);
+    if (pass !== undefined) candidates.push({ value: pass ? 1 : 0, key: pass ? "pass" : "fail", label, quoted: isQuoted, found: { label, reason } });
+  };
+  for (const { value: obj, raw } of topLevelObjects(text)) {
+    // An object states one verdict: under the first verdict key it has (in this order) with a label.
+    const key = VERDICT_KEYS.find((k) => k in obj && labelOf(task, obj[k]) !== undefined);
+    if (key) add(obj[key], String(obj[key]), String(obj.reason ?? obj.explanation ?? obj.rationale ?? ""), quoted(raw, obj));
   }
   // `Verdict: no`, `**Verdict:** **Incorrect**`, `Final answer = grounded.`
   const line = /^\s*(?:\*\*)?(?:final\s+)?(?:verdict|label|answer|decision|conclusion)(?:\*\*)?\s*[:=-]\s*(?:\*\*\s*)*["'`]?([A-Za-z_ -]+?|[01])["'`]?(?:\*\*)*\s*\.?\s*$/gim;
-  let last: RegExpExecArray | null = null;
-  for (let m = line.exec(text); m; m = line.exec(text)) if (!quoted(m[0]) && labelOf(task, m[1]) !== undefined) last = m;
-  if (last) return { pass: labelOf(task, last[1])!, label: last[1]!.trim(), reason: text.slice(0, 300) };
-  const tags = [...text.matchAll(/<(conclusion|verdict|answer)>\s*([^<]+?)\s*<\/\1>/gi)].filter((t) => !quoted(t[0]) && labelOf(task, t[2]) !== undefined);
-  const tag = tags[tags.length - 1];
-  if (tag) return { pass: labelOf(task, tag[2])!, label: tag[2]!, reason: text.slice(0, 300) };
+  for (const m of text.matchAll(line)) add(m[1], m[1]!.trim(), null, quoted(m[0]));
+  for (const t of text.matchAll(/<(conclusion|verdict|answer)>\s*([^<]+?)\s*<\/\1>/gi)) add(t[2], t[2]!, null, quoted(t[0]));
   // A reply that is nothing but a label is the judge's own word, even when the answer was that word too.
-  const bare = labelOf(task, text);
-  if (bare !== undefined) return { pass: bare, label: text, reason: "" };
-  throw new UnusableReplyError(`no ${task} verdict found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  if (candidates.length === 0) add(text, text, "", false);
+  const verdict = agreedCandidate(candidates, "verdict");
+  if (!verdict) throw new UnusableReplyError(`no ${task} verdict found in judge reply: ${JSON.stringify(text.slice(0, 200))}`);
+  // The candidates agree: the reason is the last one the judge gave in a JSON object, if any.
+  const reason = candidates.filter((c) => !c.quoted && c.found.reason !== null).at(-1)?.found.reason;
+  return { pass: verdict.value === 1, label: verdict.found.label, reason: reason ?? text.slice(0, 300) };
 }
+
+const VERDICT_KEYS = ["verdict", "label", "score", "answer", "result", "grounded", "correct"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UnusableReplyError } from "@/lib/scoring/judges/grader";
+import { AmbiguousReplyError, UnusableReplyError } from "@/lib/scoring/judges/grader";
 import { parseDiscoveryReply, parseScoreReply } from "@/lib/scoring/judges/parse-score";
 
 describe("score replies", () => {
@@ -7,7 +7,8 @@ describe("score replies", () => {
     expect(parseScoreReply('{"score": 0.8, "reasoning": "close"}')).toEqual({ score: 0.8, reasoning: "close" });
     expect(parseScoreReply('Sure!\n```json\n{"reason": "ok", "score": "1"}\n```')).toEqual({ score: 1, reasoning: "ok" });
     expect(parseScoreReply("<think>score: 0.1?</think>Step 2 was wrong.\n**Score:** 0.25")).toEqual({ score: 0.25, reasoning: "Step 2 was wrong." });
-    expect(parseScoreReply("Score: 0.2\nOn reflection:\nFinal score = 0.4")).toMatchObject({ score: 0.4 });
+    // Issue 26: two different scores in one reply are ambiguous (asked again, then unjudged).
+    expect(() => parseScoreReply("Score: 0.2\nOn reflection:\nFinal score = 0.4")).toThrow(AmbiguousReplyError);
     expect(parseScoreReply(" 0.5 ")).toEqual({ score: 0.5, reasoning: "" });
   });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createCachedGrading, createMemoryGradeCache, type CachedGrade } from "@/lib/scoring/judges/grade-cache";
 import { gradeSafely, passFail, scored, unjudged, type Grade, type GradeRequest, type Grader } from "@/lib/scoring/judges/grader";
 import { createGrader, JudgeSettingsError, recordedJudge, resolveJudgeSettings, type JudgeSources } from "@/lib/scoring/judges/judge-settings";
+import { deferred } from "../../helpers/deferred";
 
 const OPENAI_CONFIG = { kind: "openai", model: "config-model", baseUrl: "http://config.example/v1", concurrency: 4 } as const;
 
@@ -115,11 +116,6 @@ describe("recordedJudge and createGrader", () => {
 });
 
 /** A computation the test finishes by hand: no timers. */
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 const stored = (g: Grade): CachedGrade => {
   const { cacheHit: _c, ...rest } = g;

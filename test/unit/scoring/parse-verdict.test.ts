@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UnusableReplyError } from "@/lib/scoring/judges/grader";
+import { AmbiguousReplyError, UnusableReplyError } from "@/lib/scoring/judges/grader";
 import { parseVerdict, stripReasoning } from "@/lib/scoring/judges/parse-verdict";
 
 /** The error a parse throws, or a failure when it does not throw. */
@@ -96,9 +96,10 @@ describe("parseVerdict: verdict lines and label preambles", () => {
     expect(parseVerdict("correctness", "Some might say yes, since the totals look close.\nVerdict: no")).toMatchObject({ pass: false, label: "no" });
   });
 
-  it("takes the last verdict line when a reply changes its mind", () => {
+  // Issue 26: a reply that holds two different verdicts is ambiguous (asked again, then unjudged), even when the later one is marked final.
+  it("refuses a reply that changes its mind as ambiguous", () => {
     const reply = "Verdict: correct\nOn reflection the unit is wrong.\nFinal verdict: incorrect";
-    expect(parseVerdict("correctness", reply)).toMatchObject({ pass: false, label: "incorrect" });
+    expect(() => parseVerdict("correctness", reply)).toThrow(AmbiguousReplyError);
   });
 
   it("reads label, decision and conclusion lines and = / - separators", () => {
@@ -190,8 +191,8 @@ describe("parseVerdict: the judge's own verdict, not one quoted from the data", 
     expect(parseVerdict("correctness", reply).pass).toBe(false);
   });
 
-  it("takes the last JSON verdict: the prompts ask for it last", () => {
-    expect(parseVerdict("correctness", '{"verdict": "correct"} on reflection {"verdict": "incorrect"}')).toMatchObject({ pass: false });
+  it("refuses two different JSON verdicts as ambiguous, whichever comes last", () => {
+    expect(() => parseVerdict("correctness", '{"verdict": "correct"} on reflection {"verdict": "incorrect"}')).toThrow(AmbiguousReplyError);
   });
 
   it("does not mistake a longer word in the data for a quoted verdict line", () => {

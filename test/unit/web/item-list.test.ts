@@ -120,15 +120,19 @@ describe.each(ENGINES)("the item list (%s)", (engine) => {
       expect(parseItemSort("score", "sideways")).toEqual({ sort: "score", dir: "asc" });
       expect(parseItemSort("result; DROP TABLE item_results", "asc")).toEqual({});
       expect(parseItemSort("detail", "asc")).toEqual({});
-      expect(parseItemPageSize("300")).toBe(300);
-      expect(parseItemPageSize("100000")).toBe(50);
+      expect(parseItemPageSize("100")).toBe(100);
+      // Beyond the largest page (an old `size=300` link) is the largest; anything else the default.
+      expect(parseItemPageSize("300")).toBe(100);
+      expect(parseItemPageSize("100000")).toBe(100);
+      expect(parseItemPageSize("75")).toBe(50);
       expect(parseItemPageSize("-1")).toBe(50);
+      expect(parseItemPageSize("1e3")).toBe(50);
     });
 
     it("pages in the sorted order and bounds the page size", async () => {
       const first = await listItems(mini.db, runId, { capability: "zz_synthetic", sort: "score", dir: "desc", pageSize: 5 });
       expect(first.pageSize).toBe(5);
-      expect((await listItems(mini.db, runId, { pageSize: 100_000 })).pageSize).toBe(300);
+      expect((await listItems(mini.db, runId, { pageSize: 100_000 })).pageSize).toBe(100);
       for (let i = 0; i < 8; i++) await put({ uuid: `p${i}`, score: 0.5 });
       const page2 = await listItems(mini.db, runId, { capability: "zz_synthetic", sort: "score", dir: "desc", pageSize: 5, page: 2 });
       const all = await uuids({ sort: "score", dir: "desc" });

@@ -5,13 +5,18 @@
  *
  * What can be refused from the headers is refused before the body is read (no secret, no
  * repository configured, an event we do not handle, a missing or malformed signature); the
- * body is then streamed under a cap and a deadline, HMAC-checked as it arrives, and only a few
- * are read at once (limits: lib/submissions/github-settings.ts WEBHOOK_LIMITS).
+ * body is then streamed under a cap, a deadline and a minimum rate, HMAC-checked as it arrives,
+ * and only a few are read at once, a few per client address (limits:
+ * lib/submissions/github-settings.ts WEBHOOK_LIMITS). A delivery refused here is not lost for
+ * good: the worker reconciles the repository's submission issues on a schedule
+ * (lib/submissions/github-reconcile.ts).
  */
+import { clientKey } from "@/app/admin/auth";
 import { pageDb } from "@/lib/queries/db";
 import { readSignedBody } from "@/lib/github/webhook-body";
 import { recordDelivery } from "@/lib/submissions/github-intake";
-import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
+import { githubSettingsFromEnv, SettingsError, WEBHOOK_LIMITS, type GitHubSettings } from "@/lib/submissions/github-settings";
+import { createReadingSlots } from "./reading-slots";
 
 export const dynamic = "force-dynamic";
 
@@ -22,10 +27,24 @@ const answer = (status: number, body: Record<string, unknown>, headers: Record<s
   Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
 
 /** Bodies being read right now, in this process. */
-let reading = 0;
+const slots = createReadingSlots();
+
+/** The client's address, or null when it cannot be known: clientKey says "direct" unless a trusted proxy names it. */
+function clientAddress(request: Request): string | null {
+  const key = clientKey(request);
+  return key === "direct" ? null : key;
+}
 
 export async function POST(request: Request): Promise<Response> {
-  const settings = githubSettingsFromEnv();
+  let settings: GitHubSettings;
+  try {
+    settings = githubSettingsFromEnv();
+  } catch (err) {
+    if (!(err instanceof SettingsError)) throw err;
+    // The operator's mistake, said in the server's log; the sender learns only that it is not served.
+    console.error(`agentboard: the GitHub webhook is misconfigured: ${err.message}`);
+    return answer(500, { error: "the webhook is misconfigured; see the server's log" });
+  }
   if (!settings.webhookSecret) return answer(503, { error: "the webhook is not configured (GITHUB_WEBHOOK_SECRET)" });
   const event = request.headers.get("x-github-event");
   const delivery = request.headers.get("x-github-delivery");
@@ -33,9 +52,10 @@ export async function POST(request: Request): Promise<Response> {
   if (!HANDLED_EVENTS.has(event)) return answer(202, { status: "ignored", reason: "event not handled" });
   // Without a configured repository nothing is acted on, so nothing is stored either.
   if (!settings.repo) return answer(202, { status: "ignored", reason: "GITHUB_REPOSITORY is not set" });
-  if (reading >= settings.webhookMaxConcurrent) return answer(503, { error: "busy: too many deliveries being read" }, { "Retry-After": "5" });
+  const slot = slots.take(clientAddress(request), { total: settings.webhookMaxConcurrent, perAddress: settings.webhookMaxPerAddress });
+  // Refused unread; the body is left to the server to discard (waiting on its cancel here could hold the answer).
+  if (!slot.ok) return answer(slot.status, { error: slot.reason }, { "Retry-After": "5" });
 
-  reading++;
   let read;
   try {
     read = await readSignedBody(request.body, {
@@ -44,9 +64,10 @@ export async function POST(request: Request): Promise<Response> {
       contentLength: request.headers.get("content-length"),
       maxBytes: settings.webhookMaxBytes,
       timeoutMs: settings.webhookReadTimeoutMs,
+      minRate: { bytesPerSecond: settings.webhookMinBytesPerSecond, graceMs: settings.webhookRateGraceMs, windowMs: WEBHOOK_LIMITS.rateWindowMs },
     });
   } finally {
-    reading--;
+    slot.release();
   }
   if (!read.ok) return answer(read.status, { error: read.reason });
 

@@ -1,9 +1,10 @@
 /**
  * GET /api/submissions/:id: one entry's summary (metadata, run, scores, funnel, timeline,
  * validation) as JSON, every submitted string cut to the page limits. Published entries are
- * public; any other is answered 404 unless a maintainer is signed in (and then never cached by
- * shared caches). A maintainer may add `?full=1` for the larger limits. Strong ETag over the
- * body; If-None-Match answers 304. Only GET is exported, so Next answers other methods with 405.
+ * public; any other is answered 404 unless a maintainer is signed in. Never kept by shared caches
+ * (cache-control.ts: a withdrawal takes effect at once). A maintainer may add `?full=1` for the
+ * larger limits. Strong ETag over the body; If-None-Match answers 304. Only GET is exported, so
+ * Next answers other methods with 405.
  */
 import { createHash } from "node:crypto";
 import { pageDb } from "@/lib/queries/db";
@@ -11,10 +12,9 @@ import { getSubmission } from "@/lib/queries/submission";
 import { parseId } from "@/components/common/search-params";
 import { entryAccess } from "@/lib/queries/visibility";
 import { requestIsMaintainer } from "@/app/admin/auth";
+import { entryCacheControl } from "../cache-control";
 
 export const dynamic = "force-dynamic";
-
-const CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while-revalidate=300";
 
 /** True when the If-None-Match header lists this ETag (or `*`); weak and strong forms match. */
 function matches(ifNoneMatch: string | null, etag: string): boolean {
@@ -36,8 +36,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   }
   const body = JSON.stringify(detail);
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-  // What a maintainer sees (an unpublished entry, or the larger limits) stays out of shared caches.
-  const headers = { ETag: etag, "Cache-Control": access.state === "published" && !access.full ? CACHE_CONTROL : "private, no-store", Vary: "Cookie" };
+  const headers = { ETag: etag, "Cache-Control": entryCacheControl(access), Vary: "Cookie" };
   if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   return new Response(body, { status: 200, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
 }

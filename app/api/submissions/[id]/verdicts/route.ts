@@ -4,13 +4,14 @@
  * published for the public, any other state for a signed-in maintainer, else 404. The private
  * half (the judge's words, matched reference fields) is in only where the benchmark sets
  * `showGroundTruth`. Paged: `?page=n` (from 1), VERDICT_PAGE_SIZE items a page; `page.pages`
- * says how many there are.
+ * says how many there are. Never kept by shared caches (cache-control.ts).
  */
 import { pageDb } from "@/lib/queries/db";
 import { getRunVerdicts } from "@/lib/queries/run-verdicts";
 import { entryAccess } from "@/lib/queries/visibility";
 import { parseId } from "@/components/common/search-params";
 import { requestIsMaintainer } from "@/app/admin/auth";
+import { entryCacheControl } from "../../cache-control";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +27,5 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   if (page === null) return Response.json({ error: "bad_request", message: "page must be a whole number from 1" }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const verdicts = await getRunVerdicts(db, id, { page });
   if (!verdicts) return notFound(page > 1 ? "no such page of verdicts" : "this entry has no completed scoring run");
-  // What a maintainer sees of an unpublished entry stays out of shared caches.
-  const cache = access.state === "published" ? "public, max-age=0, s-maxage=30, stale-while-revalidate=300" : "private, no-store";
-  return new Response(JSON.stringify(verdicts), { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": cache, Vary: "Cookie" } });
+  return new Response(JSON.stringify(verdicts), { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": entryCacheControl(access), Vary: "Cookie" } });
 }
