@@ -36,7 +36,7 @@ export interface IntegrityFlag {
   other?: { id: number; agent: string };
   /** Duplicates and near copies: how many more entries, received before this one, match it as well. */
   more?: number;
-  /** Duplicates and near copies: the ids of every entry counted (`other` and the `more`), so a recount never counts one twice. Not shown. */
+  /** Duplicates and near copies: the ids of every entry counted (`other` and the `more`, at most MAX_COUNTED_ENTRIES), so a recount never counts one twice. Not shown. */
   entries?: number[];
   /** The items that triggered it, at most `MAX_FLAGGED_ITEMS` (`count` is exact). */
   items?: FlaggedItem[];
@@ -113,6 +113,16 @@ export function canaryFlag(items: FlaggedItem[], inMetadata: boolean): Integrity
 
 const entriesWord = (n: number) => `${n.toLocaleString("en-US")} more ${n === 1 ? "entry" : "entries"}`;
 
+/**
+ * The entries a copy flag counts by id at most. Past it the flag says "at least" and counts no
+ * more: a flag's size, and the work of keeping it, stay bounded however many entries of a board
+ * share their answers (a small benchmark whose agents all answer alike).
+ */
+export const MAX_COUNTED_ENTRIES = 100;
+
+/** Ids once each, in order, at most MAX_COUNTED_ENTRIES. */
+const counted = (ids: readonly number[]) => [...new Set(ids)].slice(0, MAX_COUNTED_ENTRIES);
+
 /** The entry a copy matches first (received first), its share of the copy's answered items, and every entry counted. */
 interface CopyMatch {
   other: { id: number; agent: string };
@@ -124,9 +134,10 @@ interface CopyMatch {
 
 function copyFlag(kind: "duplicate" | "near_copy", m: CopyMatch, threshold: number, after = ""): IntegrityFlag {
   const share = m.of > 0 ? m.matched / m.of : 0;
-  const entries = m.entries.includes(m.other.id) ? [...m.entries] : [m.other.id, ...m.entries];
+  const entries = counted(m.entries.includes(m.other.id) ? m.entries : [m.other.id, ...m.entries]);
   const more = entries.length - 1;
-  const also = more > 0 ? `, and as ${entriesWord(more)} submitted before it` : "";
+  const atLeast = entries.length >= MAX_COUNTED_ENTRIES ? "at least " : "";
+  const also = more > 0 ? `, and as ${atLeast}${entriesWord(more)} submitted before it` : "";
   return {
     kind,
     message: `${percent(share)} of this entry's answered items (${m.matched} of ${m.of}) carry the same answers and tool calls as entry #${m.other.id} (${m.other.agent}), submitted before it${also}${after}.`,
@@ -152,7 +163,7 @@ export function nearCopyFlag(other: { id: number; agent: string }, matched: numb
 
 /** The entries a stored copy flag counts (its first alone for one stored without them). */
 export function countedEntries(f: Pick<IntegrityFlag, "other" | "entries">): number[] {
-  const ids = Array.isArray(f.entries) ? f.entries.filter((id): id is number => Number.isSafeInteger(id)) : [];
+  const ids = Array.isArray(f.entries) ? counted(f.entries.filter((id): id is number => Number.isSafeInteger(id))) : [];
   return ids.length > 0 ? ids : f.other && Number.isSafeInteger(f.other.id) ? [f.other.id] : [];
 }
 

@@ -15,14 +15,17 @@
  * - `near_copy`: at or above `NEAR_COPY_SHARE` and every item scored the same as there (a
  *   copy with some answers reworded to dodge the duplicate flag).
  * Each kind is one flag however many entries match: it names the first received and counts
- * the others (by id, so none twice). When a matching entry was received after this one but
+ * the others (by id, so none twice, up to MAX_COUNTED_ENTRIES: a board whose entries all
+ * answer alike keeps small flags). A near copy is looked for only among runs with this run's
+ * overall score (every item scored the same gives the same), so the item-by-item check runs
+ * on few candidates. When a matching entry was received after this one but
  * scored first, it is the copy: this one is counted in its flag (`reflagLater`). A flag a
  * maintainer cleared stays cleared on the runs of the same bundle content (`clearRunFlag`).
  */
 import { and, count, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { dialectOf, type Tx } from "../../db/client";
 import { auditLog, itemResults, scoringRuns, submissions } from "../../db/schema";
-import { COPY_FLAG_KINDS, countedEntries, duplicateFlag, flagKey, nearCopyFlag, storedCleared, storedFlags, type ClearedFlag, type IntegrityFlag, type RunIntegrity } from "../scoring/integrity-flags";
+import { COPY_FLAG_KINDS, MAX_COUNTED_ENTRIES, countedEntries, duplicateFlag, flagKey, nearCopyFlag, storedCleared, storedFlags, type ClearedFlag, type IntegrityFlag, type RunIntegrity } from "../scoring/integrity-flags";
 
 /** The share of an entry's answered items that must match another's for a duplicate flag. */
 export const DUPLICATE_SHARE = 0.9;
@@ -54,6 +57,8 @@ interface Match extends Received {
   theirs: number;
   /** The other run's answered items. */
   theirTotal: number;
+  /** Whether the other run's overall score equals this run's: runs whose items all score the same have the same. */
+  sameOverall: boolean;
 }
 
 const before = (a: Received, b: Received) => a.receivedAt < b.receivedAt || (a.receivedAt === b.receivedAt && a.id < b.id);
@@ -72,6 +77,9 @@ async function received(tx: Tx, submissionId: number): Promise<Received> {
   return { id: submissionId, receivedAt: (row?.bundleReceivedAt ?? row?.createdAt ?? new Date(0)).getTime() };
 }
 
+/** The answered items of the matching run `o`. */
+const theirTotal = sql`(SELECT count(*) FROM item_results t WHERE t.run_id = o.run_id AND t.fingerprint IS NOT NULL)`;
+
 // db/client.ts's dialectOf knows the handles it opened, not the transactions begun on them.
 const onPostgres = (tx: Tx) => dialectOf(tx) === "postgres";
 
@@ -81,15 +89,20 @@ const onPostgres = (tx: Tx) => dialectOf(tx) === "postgres";
  * (by the fingerprint index), then the matches' runs and submissions (by primary key), so the
  * cost follows this run's items and their matches, never the size of the board. Postgres has
  * no CROSS JOIN … ON (its planner starts from the selective side by itself): plain JOINs.
+ * Only runs that could be a copy either way come back: sharing at least NEAR_COPY_SHARE of this
+ * run's `total` answered items, or of their own.
  */
-function matches(tx: Tx, run: RunRef): Promise<Match[]> {
+async function matches(tx: Tx, run: RunRef, total: number): Promise<Match[]> {
   const join = onPostgres(tx) ? sql.raw("JOIN") : sql.raw("CROSS JOIN");
+  // A literal (a constant of ours): Postgres would type a bound share as the count's bigint.
+  const near = sql.raw(String(NEAR_COPY_SHARE));
   const from = sql`item_results me
     ${join} item_results o ON o.fingerprint = me.fingerprint AND o.run_id <> me.run_id
     ${join} scoring_runs r ON r.id = o.run_id
     ${join} submissions s ON s.id = r.submission_id AND s.current_run_id = o.run_id`;
+  const [mine] = await tx.select({ overall: scoringRuns.overallScore }).from(scoringRuns).where(eq(scoringRuns.id, run.id)).limit(1);
   // Through the query builder, so it runs on a transaction of either engine.
-  return tx
+  const rows = await tx
     .select({
       runId: sql<number>`o.run_id`.mapWith(Number),
       id: sql<number>`s.id`.mapWith(Number),
@@ -97,7 +110,8 @@ function matches(tx: Tx, run: RunRef): Promise<Match[]> {
       receivedAt,
       mine: sql<number>`count(DISTINCT me.id)`.mapWith(Number),
       theirs: sql<number>`count(DISTINCT o.id)`.mapWith(Number),
-      theirTotal: sql<number>`(SELECT count(*) FROM item_results t WHERE t.run_id = o.run_id AND t.fingerprint IS NOT NULL)`.mapWith(Number),
+      theirTotal: sql<number>`${theirTotal}`.mapWith(Number),
+      overall: sql<number | null>`r.overall_score`,
     })
     .from(from)
     .where(
@@ -105,25 +119,63 @@ function matches(tx: Tx, run: RunRef): Promise<Match[]> {
       AND s.benchmark_version_id = ${run.versionId} AND s.id <> ${run.submissionId}
       AND s.state IN (${sql.join(COMPARED_STATES.map((s) => sql`${s}`), sql`, `)})`,
     )
-    .groupBy(sql`o.run_id, s.id, s.agent_name, s.bundle_received_at, s.created_at`)
+    .groupBy(sql`o.run_id, s.id, s.agent_name, s.bundle_received_at, s.created_at, r.overall_score`)
+    .having(sql`count(DISTINCT me.id) >= ${near} * ${total} OR count(DISTINCT o.id) >= ${near} * ${theirTotal}`)
     // One order on both engines (SQLite's grouping gave it already).
     .orderBy(sql`o.run_id, s.id`);
+  return rows.map(({ overall, ...m }) => ({ ...m, sameOverall: (overall === null ? null : Number(overall)) === (mine?.overall ?? null) }));
+}
+
+/** Runs compared with this one for same scores in one query (an IN list of run ids). */
+const SCORE_CHECK_CHUNK = 200;
+
+/**
+ * Of the other runs, those holding the same items as this run with the same scores (the same
+ * per-item score vector), in one query each for their sizes and their agreement: the size of
+ * that vector by run.
+ */
+async function sameScoreRuns(tx: Tx, runId: number, otherRunIds: readonly number[]): Promise<Map<number, number>> {
+  const same = new Map<number, number>();
+  if (otherRunIds.length === 0) return same;
+  const runs = [runId, ...otherRunIds];
+  const totals = await tx.select({ runId: itemResults.runId, n: count() }).from(itemResults).where(inArray(itemResults.runId, runs)).groupBy(itemResults.runId);
+  const mine = totals.find((t) => t.runId === runId)?.n ?? 0;
+  const sized = totals.filter((t) => t.runId !== runId && t.n === mine).map((t) => t.runId);
+  if (mine === 0 || sized.length === 0) return same;
+  // A self-join written once for both engines (an aliased table renders for one dialect only);
+  // y is read by the unique index on (run, capability, uuid, trial).
+  const agreeing = await tx
+    .select({ runId: sql<number>`y.run_id`.mapWith(Number), n: sql<number>`count(*)`.mapWith(Number) })
+    .from(sql`item_results x JOIN item_results y ON y.run_id IN (${sql.join(sized.map((id) => sql`${id}`), sql`, `)}) AND y.capability = x.capability AND y.uuid = x.uuid AND y.trial = x.trial AND y.score = x.score`)
+    .where(sql`x.run_id = ${runId}`)
+    .groupBy(sql`y.run_id`);
+  for (const a of agreeing) if (a.n === mine) same.set(a.runId, mine);
+  return same;
+}
+
+/** The number of items when both runs hold the same items with the same scores, else null. */
+async function sameScores(tx: Tx, runId: number, otherRunId: number): Promise<number | null> {
+  return (await sameScoreRuns(tx, runId, [otherRunId])).get(otherRunId) ?? null;
 }
 
 /**
- * The number of items when both runs hold the same items with the same scores (the same
- * per-item score vector), else null. By the unique index on (run, capability, uuid, trial).
+ * The near copies among the candidates (earliest received first): checked a chunk at a time,
+ * until the flag would count no more (MAX_COUNTED_ENTRIES).
  */
-async function sameScores(tx: Tx, runId: number, otherRunId: number): Promise<number | null> {
-  const totals = await tx.select({ runId: itemResults.runId, n: count() }).from(itemResults).where(inArray(itemResults.runId, [runId, otherRunId])).groupBy(itemResults.runId);
-  const mine = totals.find((t) => t.runId === runId)?.n ?? 0;
-  if (mine === 0 || totals.find((t) => t.runId === otherRunId)?.n !== mine) return null;
-  // A self-join written once for both engines (an aliased table renders for one dialect only).
-  const [same] = await tx
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(sql`item_results x JOIN item_results y ON y.run_id = ${otherRunId} AND y.capability = x.capability AND y.uuid = x.uuid AND y.trial = x.trial AND y.score = x.score`)
-    .where(sql`x.run_id = ${runId}`);
-  return same?.n === mine ? mine : null;
+async function nearCopies(tx: Tx, runId: number, candidates: readonly Match[]): Promise<{ near: Match[]; items: number }> {
+  const near: Match[] = [];
+  let items = 0;
+  for (let i = 0; i < candidates.length && near.length < MAX_COUNTED_ENTRIES; i += SCORE_CHECK_CHUNK) {
+    const chunk = candidates.slice(i, i + SCORE_CHECK_CHUNK);
+    const same = await sameScoreRuns(tx, runId, chunk.map((m) => m.runId));
+    for (const m of chunk) {
+      const n = same.get(m.runId);
+      if (n === undefined) continue;
+      near.push(m);
+      items = n;
+    }
+  }
+  return { near, items };
 }
 
 /**
@@ -134,24 +186,17 @@ async function sameScores(tx: Tx, runId: number, otherRunId: number): Promise<nu
 async function findCopies(tx: Tx, run: RunRef): Promise<{ flags: IntegrityFlag[]; later: Match[] }> {
   const me = await received(tx, run.submissionId);
   const total = await answeredItems(tx, run.id);
-  const found = await matches(tx, run);
+  const found = await matches(tx, run, total);
   const earlier = found.filter((m) => before(m, me)).sort(byReceived);
   const later = found.filter((m) => !before(m, me));
   if (total === 0) return { flags: [], later };
   const duplicates = earlier.filter((m) => m.mine / total >= DUPLICATE_SHARE);
-  const near: Match[] = [];
-  let items = 0;
-  for (const m of earlier) {
-    if (duplicates.includes(m) || m.mine / total < NEAR_COPY_SHARE) continue;
-    const same = await sameScores(tx, run.id, m.runId);
-    if (same === null) continue;
-    near.push(m);
-    items = same;
-  }
+  const { near, items } = await nearCopies(tx, run.id, earlier.filter((m) => m.sameOverall && m.mine / total >= NEAR_COPY_SHARE && m.mine / total < DUPLICATE_SHARE));
   const flags: IntegrityFlag[] = [];
   const [dup, near0] = [duplicates[0], near[0]];
-  if (dup) flags.push(duplicateFlag({ id: dup.id, agent: dup.agent }, dup.mine, total, DUPLICATE_SHARE, duplicates.map((m) => m.id)));
-  if (near0) flags.push(nearCopyFlag({ id: near0.id, agent: near0.agent }, near0.mine, total, NEAR_COPY_SHARE, items, near.map((m) => m.id)));
+  const ids = (ms: readonly Match[]) => ms.slice(0, MAX_COUNTED_ENTRIES).map((m) => m.id);
+  if (dup) flags.push(duplicateFlag({ id: dup.id, agent: dup.agent }, dup.mine, total, DUPLICATE_SHARE, ids(duplicates)));
+  if (near0) flags.push(nearCopyFlag({ id: near0.id, agent: near0.agent }, near0.mine, total, NEAR_COPY_SHARE, items, ids(near)));
   return { flags, later };
 }
 
@@ -228,12 +273,12 @@ export async function recordRunIntegrityAgain(tx: Tx, run: RunRef & { agent: str
  * in its copy flag of that kind (a duplicate at DUPLICATE_SHARE of its answered items, a near
  * copy at NEAR_COPY_SHARE with every item scored the same), named if it was received before
  * the one named so far. Counted once, by id, however often it completes; a few reads, however
- * many entries it matches. A flag kept cleared stays cleared while it names the same entry; an
- * audit row on that entry says why its page changed.
+ * many entries it matches. A flag kept cleared stays cleared while it names the same entry. A
+ * change writes an audit row on that entry saying why its page changed; no change writes nothing.
  */
 async function reflagLater(tx: Tx, m: Match, by: RunRef & { agent: string }, at: Date): Promise<void> {
   const share = m.theirs / m.theirTotal;
-  const sameItems = share >= DUPLICATE_SHARE ? null : await sameScores(tx, m.runId, by.id);
+  const sameItems = share >= DUPLICATE_SHARE || !m.sameOverall ? null : await sameScores(tx, m.runId, by.id);
   if (share < DUPLICATE_SHARE && sameItems === null) return;
   const kind = sameItems === null ? "duplicate" : "near_copy";
   await lockRun(tx, m.runId);
@@ -246,6 +291,8 @@ async function reflagLater(tx: Tx, m: Match, by: RunRef & { agent: string }, at:
   const entries = counted.includes(by.submissionId) ? counted : [...counted, by.submissionId];
   const named = first?.other ? { other: first.other, matched: first.count ?? 0, of: first.of ?? m.theirTotal } : { other: { id: by.submissionId, agent: by.agent }, matched: m.theirs, of: m.theirTotal };
   const flag = kind === "duplicate" ? duplicateFlag(named.other, named.matched, named.of, DUPLICATE_SHARE, entries) : nearCopyFlag(named.other, named.matched, named.of, NEAR_COPY_SHARE, sameItems!, entries);
+  // Nothing new (counted already, or the count is full and names the same entry): no write, no audit row.
+  if (was && JSON.stringify(was) === JSON.stringify(flag)) return;
   const key = flagKey(flag);
   const clearing = cleared.find((c) => flagKey(c.flag) === key);
   const integrity: RunIntegrity = {

@@ -31,7 +31,11 @@ export async function seedMany(dbFile: string, dir: string, n: number): Promise<
     const bundle = path.join(dir, "bundles", String(i));
     mkdirSync(path.join(bundle, "capability_2_dashboard_apis"), { recursive: true });
     const right = (k: number) => (i * 7 + k) % 3 !== 0;
-    const preds = ["a", "b"].map((u, k) => ({ ...record(u, right(k) ? `It is ${k + 1}.` : "It is 9.", [{ name: `get_${u}`, arguments: {} }], [[[right(k) ? k + 1 : 9]]]), status: "success", error: "", duration_s: 1 }));
+    // Each agent in its own words (letters, so no digit reaches the rules judge), as real agents
+    // answer: a board whose entries all share answers is a board of copies, and comparing each
+    // entry with thousands of others is not what this fixture is for.
+    const voice = [...i.toString(26)].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join("");
+    const preds = ["a", "b"].map((u, k) => ({ ...record(u, `It is ${right(k) ? k + 1 : 9}, says ${voice}.`, [{ name: `get_${u}`, arguments: {} }], [[[right(k) ? k + 1 : 9]]]), status: "success", error: "", duration_s: 1 }));
     writeFileSync(path.join(bundle, "capability_2_dashboard_apis/d.json"), JSON.stringify(preds));
     writeFileSync(path.join(bundle, "metadata.json"), JSON.stringify({ agent_name: `agent-${String(i).padStart(5, "0")}`, models: [`model-${i % 17}`] }));
     await ingestBundle(db, { versionId, bundlePath: bundle, source: "local", sourceRef: bundle, actor: "seed", run: { replayMode: "recorded" } }, () => new Date());

@@ -16,7 +16,7 @@ beforeAll(async () => {
     expect(await seedMany(dbFile, mkdtempSync(path.join(tmpdir(), "agentboard-many-")), N)).toBe(N);
   });
   browser = await launchBrowser();
-}, 600_000); // scoring 5,000 entries: about two minutes alone, near five on a CI machine busy with other files
+}, 600_000); // scoring 5,000 entries: about two minutes alone (120 s, 2026-11-27), near five on a CI machine busy with other files
 afterAll(async () => {
   await browser?.close();
   await app?.stop();

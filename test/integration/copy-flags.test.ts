@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { auditLog, benchmarks, benchmarkVersions, itemResults, scoringRuns, submissions } from "@/db/schema";
 import { getFlagReview, isFlagged } from "@/lib/queries/integrity";
-import { flagKey, storedFlags, type RunIntegrity } from "@/lib/scoring/integrity-flags";
+import { flagKey, MAX_COUNTED_ENTRIES, storedFlags, type RunIntegrity } from "@/lib/scoring/integrity-flags";
 import type { ItemResult } from "@/lib/scoring/item-result";
 import { writeTx } from "@/lib/submissions/db-busy";
 import { clearFlag } from "@/lib/submissions/review";
@@ -79,6 +79,23 @@ describe.each(ENGINES)("copy flags (%s)", (engine) => {
     const earlier = await entry("earlier", at(5), items(5));
     expect((await record(earlier)).flags).toEqual([]);
     expect(storedFlags(await flagsOf(later.runId)).map((f) => [f.kind, f.other?.id])).toEqual([["duplicate", earlier.id]]);
+    const flagRows = () => t.db.select().from(auditLog).where(and(eq(auditLog.submissionId, later.id), eq(auditLog.action, "flag:duplicate")));
+    expect(await flagRows()).toHaveLength(1);
+    // The earlier entry's content scored again: the later one's flag is as it was, and its log says nothing new.
+    const before = await flagsOf(later.runId);
+    await record(earlier, await run(earlier, items(5)));
+    expect(await flagsOf(later.runId)).toEqual(before);
+    expect(await flagRows()).toHaveLength(1);
+  });
+
+  it("count at most MAX_COUNTED_ENTRIES earlier entries in one flag, saying 'at least' past it", async () => {
+    const first = await entry("first", at(1), items(3));
+    for (let i = 1; i < MAX_COUNTED_ENTRIES + 5; i++) await entry(`same-${i}`, at(1 + i), items(3));
+    const copy = await entry("copy", at(10_000), items(3));
+    const [flag] = storedFlags(await record(copy));
+    expect(flag).toMatchObject({ kind: "duplicate", other: { id: first.id }, more: MAX_COUNTED_ENTRIES - 1 });
+    expect(flag!.entries).toHaveLength(MAX_COUNTED_ENTRIES);
+    expect(flag!.message).toContain(`and as at least ${MAX_COUNTED_ENTRIES - 1} more entries submitted before it.`);
   });
 
   it("give each of many copies one duplicate flag naming the first received and counting the others", async () => {

@@ -8,7 +8,7 @@ import { JsonNumber } from "@/lib/formats/lossless-json";
 import { readIntegrity } from "@/lib/queries/integrity";
 import { createClipper } from "@/lib/queries/render-limits";
 import { foldCanaries, holdsCanary, scanCanaries } from "@/lib/scoring/canary-scan";
-import { canaryFlag, duplicateFlag, MAX_FLAGGED_ITEMS, storedFlags, unsupportedAnswersFlag } from "@/lib/scoring/integrity-flags";
+import { canaryFlag, countedEntries, duplicateFlag, MAX_COUNTED_ENTRIES, MAX_FLAGGED_ITEMS, storedFlags, unsupportedAnswersFlag } from "@/lib/scoring/integrity-flags";
 import { dialogueFingerprint, foldText, outputFingerprint } from "@/lib/scoring/item-fingerprint";
 import type { EvaluatorItemResult, WaterfallItemResult } from "@/lib/scoring/item-result";
 import { isUnsupportedAnswer, unsupportedAnswers } from "@/lib/scoring/unsupported-answers";
@@ -261,6 +261,19 @@ describe("duplicate flags and stored flags", () => {
     const f = duplicateFlag({ id: 5, agent: "weak-agent" }, 259, 259, 0.9);
     expect(f).toMatchObject({ kind: "duplicate", share: 1, count: 259, of: 259, other: { id: 5, agent: "weak-agent" } });
     expect(f.message).toBe("100% of this entry's answered items (259 of 259) carry the same answers and tool calls as entry #5 (weak-agent), submitted before it.");
+  });
+
+  it("count other entries once each, and stop counting at MAX_COUNTED_ENTRIES (saying 'at least')", () => {
+    const few = duplicateFlag({ id: 5, agent: "a" }, 9, 10, 0.9, [5, 7, 7, 9]);
+    expect(few).toMatchObject({ more: 2, entries: [5, 7, 9] });
+    expect(few.message).toContain("and as 2 more entries submitted before it.");
+    const ids = Array.from({ length: MAX_COUNTED_ENTRIES + 50 }, (_, i) => i + 5);
+    const many = duplicateFlag({ id: 5, agent: "a" }, 9, 10, 0.9, ids);
+    expect(many.entries).toEqual(ids.slice(0, MAX_COUNTED_ENTRIES));
+    expect(many.more).toBe(MAX_COUNTED_ENTRIES - 1);
+    expect(many.message).toContain(`and as at least ${MAX_COUNTED_ENTRIES - 1} more entries submitted before it.`);
+    // A stored flag read back with more ids than that (an older or tampered row) counts no more either.
+    expect(countedEntries({ other: { id: 5, agent: "a" }, entries: ids })).toHaveLength(MAX_COUNTED_ENTRIES);
   });
 
   it("read back only well-formed flags", () => {
