@@ -6,10 +6,11 @@ import { EmptyState } from "@/components/leaderboard/empty-state";
 import { LeaderboardHeader } from "@/components/leaderboard/leaderboard-header";
 import { packEntries } from "@/components/leaderboard/packed-entries";
 import { LeaderboardView } from "@/components/leaderboard/leaderboard-view";
-import { parseView } from "@/components/leaderboard/view-state";
+import { BOARD_VIEW, parseView } from "@/components/leaderboard/view-state";
 import { pageDb } from "@/lib/queries/db";
 import { listBenchmarks } from "@/lib/queries/benchmark-info";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
+import { entryLinks } from "@/lib/queries/entry-links";
 
 export const dynamic = "force-dynamic";
 
@@ -40,9 +41,13 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
     );
   }
 
-  const { benchmark: info, entries, updatedAt } = board;
+  const { benchmark: info, updatedAt } = board;
   const capabilities = info.capabilities.map((c) => ({ id: c.id, label: c.label, description: c.description }));
-  const benchmarks = await listBenchmarks(await pageDb());
+  const db = await pageDb();
+  const benchmarks = await listBenchmarks(db);
+  // Each entry's own links (paper, code), when its submission gave any.
+  const links = await entryLinks(db, board.entries.map((e) => e.id), { benchmark: info.slug, version: info.version });
+  const entries = links.size ? board.entries.map((e) => (links.has(e.id) ? { ...e, links: links.get(e.id) } : e)) : board.entries;
 
   return (
     <div className="flex flex-col gap-6">
@@ -58,7 +63,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           key={`${info.slug}@${info.version}`}
           packed={packEntries(entries, capabilities.map((c) => c.id))}
           capabilities={capabilities}
-          initialView={parseView(params, capabilities.map((c) => c.id))}
+          initialView={parseView(params, capabilities.map((c) => c.id), BOARD_VIEW)}
           benchmark={info.slug}
           version={info.version}
         />

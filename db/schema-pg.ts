@@ -102,6 +102,7 @@ export const scoringRuns = pgTable(
     trials: integer().notNull().default(1),
     trialStats: text(),
     itemSummary: text(),
+    overallResamples: text(),
     error: text(),
     createdAt: createdAt(),
     startedAt: millis(),

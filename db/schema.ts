@@ -11,9 +11,10 @@ import type { TrialStats } from "../lib/aggregate/trials";
 import type { RunIntegrity } from "../lib/scoring/integrity-flags";
 import type { RunManifest } from "../lib/scoring/manifest";
 import type { RunItemSummary } from "../lib/queries/types";
-import type { CachedGrade } from "../lib/scoring/judges/grade-cache";
-import type { RecordedJudge } from "../lib/scoring/judges/judge-settings";
-import type { FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName } from "../lib/scoring/item-result";
+import type { CachedGrade } from "../lib/judges/grade-cache";
+import type { RecordedJudge } from "../lib/judges/judge-settings";
+import type { FunnelBucket, ItemResult, ItemStage, ItemStatus } from "../lib/scoring/item-result";
+import type { ScorerName } from "../lib/benchmark/spec";
 import type { PolicyOutcome } from "../lib/scoring/verdict";
 
 const createdAt = () => integer({ mode: "timestamp_ms" }).notNull();
@@ -132,6 +133,8 @@ export const scoringRuns = sqliteTable(
     trialStats: text({ mode: "json" }).$type<TrialStats>(),
     /** What the completed run's items add up to (funnel, trajectory and evaluator means), stored at completion so no page parses every item to show it. */
     itemSummary: text({ mode: "json" }).$type<RunItemSummary>(),
+    /** The run's overall resampled on its version's bootstrap plan, stored at completion so the board ranks without reading items (lib/queries/resampled-entries.ts). */
+    overallResamples: text(),
     error: text(),
     createdAt: createdAt(),
     startedAt: integer({ mode: "timestamp_ms" }),

@@ -23,11 +23,12 @@ import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import pg from "pg";
 import { closeDatabase, dialectOf, exec, openDatabase, openPostgres, rows, transaction, type Db } from "../db/client";
 import { auditLog, benchmarkVersions, capabilityScores, itemResults, scoringRuns, submissions } from "../db/schema";
 import type { BenchmarkSpec } from "../lib/benchmark/spec";
+import { storedOverallResamples } from "../lib/queries/resampled-entries";
 import { runItemSummary } from "../lib/queries/submission";
 import { registerBenchmark } from "../lib/submissions/benchmarks";
 import { ingestBundle } from "../lib/submissions/ingest";
@@ -148,7 +149,7 @@ async function cloneEntries(db: Db, templateSubmission: number, n: number) {
         .insert(submissions)
         .values({ ...sub!, id: undefined, agentName: `agent-${String(i).padStart(4, "0")}`, bundleSha256: `${sub!.bundleSha256.slice(0, 48)}${String(i).padStart(16, "0")}`, currentRunId: null, createdAt: at, updatedAt: at } as typeof submissions.$inferInsert)
         .returning({ id: submissions.id });
-      const [r] = await tx.insert(scoringRuns).values({ ...run!, id: undefined, submissionId: s!.id, itemSummary: null, createdAt: at } as typeof scoringRuns.$inferInsert).returning({ id: scoringRuns.id });
+      const [r] = await tx.insert(scoringRuns).values({ ...run!, id: undefined, submissionId: s!.id, itemSummary: null, overallResamples: null, createdAt: at } as typeof scoringRuns.$inferInsert).returning({ id: scoringRuns.id });
       const lost = pg ? sql`random() * 1000 < ${lossPerMille}` : sql`abs(random()) % 1000 < ${lossPerMille}`;
       // Clones drop the bulky trace and trajectory detail from each stored result (5.1 → ~1.4 KB a
       // row), or 5.2 M rows would not fit this machine's disk; the lists read neither.
@@ -172,20 +173,25 @@ async function cloneEntries(db: Db, templateSubmission: number, n: number) {
 }
 
 /**
- * Stores the item summary (runItemSummary) of every completed run that has none, as a run's
- * completion is to store it: clones are made in SQL, and a board generated before summaries
- * were stored has none. Without it each entry's first view reads the summary from its items.
+ * Stores the item summary (runItemSummary) and the overall resamples (storedOverallResamples)
+ * of every completed run that has none, as a run's completion is to store them: clones are made
+ * in SQL, and a board generated before these were stored has none. Without them each entry's
+ * first view reads the summary from its items, and each server process's first board every item.
  */
-async function storeItemSummaries(db: Db): Promise<number> {
+async function storeRunSummaries(db: Db): Promise<number> {
   const missing = await db
-    .select({ id: scoringRuns.id, spec: benchmarkVersions.spec })
+    .select({ id: scoringRuns.id, spec: benchmarkVersions.spec, itemSummary: scoringRuns.itemSummary, overallResamples: scoringRuns.overallResamples })
     .from(scoringRuns)
     .innerJoin(submissions, eq(submissions.id, scoringRuns.submissionId))
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, submissions.benchmarkVersionId))
-    .where(and(eq(scoringRuns.status, "completed"), isNull(scoringRuns.itemSummary)));
+    .where(and(eq(scoringRuns.status, "completed"), or(isNull(scoringRuns.itemSummary), isNull(scoringRuns.overallResamples))));
   for (const run of missing) {
-    const summary = await runItemSummary(db, run.id, run.spec as unknown as BenchmarkSpec);
-    await db.update(scoringRuns).set({ itemSummary: summary }).where(eq(scoringRuns.id, run.id));
+    const spec = run.spec as unknown as BenchmarkSpec;
+    const submitted = new Set((await db.select({ capability: capabilityScores.capability, submitted: capabilityScores.submitted }).from(capabilityScores).where(eq(capabilityScores.runId, run.id))).filter((c) => c.submitted).map((c) => c.capability));
+    await db
+      .update(scoringRuns)
+      .set({ itemSummary: run.itemSummary ?? (await runItemSummary(db, run.id, spec)), overallResamples: run.overallResamples ?? (await storedOverallResamples(db, run.id, spec.capabilities.map((c) => c.id), submitted)) })
+      .where(eq(scoringRuns.id, run.id));
   }
   return missing.length;
 }
@@ -269,8 +275,8 @@ async function board(engine: Engine) {
     out(`  ${engine}: ${ENTRIES} published entries generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   }
   const summarising = performance.now();
-  const stored = await storeItemSummaries(db);
-  if (stored > 0) out(`  ${engine}: item summaries of ${stored} completed runs stored (runItemSummary, as at run completion) in ${((performance.now() - summarising) / 1000).toFixed(0)} s`);
+  const stored = await storeRunSummaries(db);
+  if (stored > 0) out(`  ${engine}: item summaries and overall resamples of ${stored} completed runs stored (as at run completion) in ${((performance.now() - summarising) / 1000).toFixed(0)} s`);
   const rows = (await db.select({ n: sql<number>`count(*)` }).from(itemResults))[0]!.n;
   out(`  ${engine}: ${ENTRIES} published entries, ${Number(rows).toLocaleString("en")} item rows${generated ? " (kept from an earlier run)" : ""}; database size ${(((await size()) / 2 ** 30)).toFixed(2)} GiB`);
   const ids = (await db.select({ id: submissions.id }).from(submissions)).map((r) => r.id);
@@ -278,7 +284,7 @@ async function board(engine: Engine) {
   if (GENERATE_ONLY) return;
 
   const port = await freePort();
-  // As the README's Deploy section runs a replica: one server process per core.
+  // As docs/deploy.md runs a replica: one server process per core.
   const processes = availableParallelism();
   out(`  ${engine}: serving with ${processes} server process(es) (--processes, one per core)`);
   const server = spawnServer({ port, cwd: SERVER_CWD, env: { ...env, AGENTBOARD_WEB_PROCESSES: String(processes) }, detached: true });

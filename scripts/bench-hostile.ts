@@ -105,7 +105,7 @@ function writeBundles(dir: string): { name: string; args: string[] }[] {
   const trials = path.join(dir, "trials-of-empty-records.zip");
   const trialsBytes = writeTrialsOfEmptyRecords(trials, { trials: 32, capabilities, domains: ["harbor", "library", "velodrome"], records: 99_999 });
   out.push({ name: `32 trials × 12 files × 99,999 {} (${kb(trialsBytes.length)} ZIP)`, args: cli(trials) });
-  // As `npx agentboard` runs it: the built CLI, whose outputs files (115 MB here) are checked on worker threads.
+  // As `./agentboard` runs it: the built CLI, whose outputs files (115 MB here) are checked on worker threads.
   out.push({ name: "the same, the built CLI (worker threads)", args: [path.join(dir, "cli/cli.mjs"), ...cli(trials).slice(3)] });
   // The worker validates in process and keeps the predictions for scoring (the child mode, no overrides).
   out.push({ name: "the same, as the worker validates (predictions kept)", args: ["--import", "tsx", fileURLToPath(import.meta.url), "--child", trials, "{}"] });

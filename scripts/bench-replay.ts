@@ -12,8 +12,8 @@ import { createRng } from "../lib/aggregate/rng";
 import { dialogueCapability, loadBenchmark, type Benchmark } from "../lib/benchmark/load-benchmark";
 import type { BenchmarkSpecInput } from "../lib/benchmark/spec";
 import { createMcpReplay } from "../lib/replay/mcp-replay";
-import { createGrader } from "../lib/scoring/judges/judge-settings";
-import { scoreBundle } from "../lib/scoring/score-bundle";
+import { createGrader } from "../lib/judges/judge-settings";
+import { scoreBundle } from "../lib/aggregate/score-bundle";
 import { DEMO_DIR, demoSpec } from "./demo/build-demo";
 
 const percentile = (xs: number[], p: number) => {

@@ -11,7 +11,7 @@
  * (db/migrations, db/migrations-pg) are not bundled: db/client.ts finds them beside itself.
  *
  * `dist/cli/build.json` records the bundle's id and every source file it was built from
- * (size, mtime, sha256): the launcher (`scripts/agentboard.mjs`) runs the source through tsx
+ * (size, mtime, sha256): the launcher (`./agentboard` at the repository root) runs the source through tsx
  * instead when any of them changed since, so no command ever runs stale code.
  */
 import { createHash } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * Agentboard's command line: `npx agentboard <command>` (or `npm run cli -- <command>`).
+ * Agentboard's command line: `./agentboard <command>` (the launcher at the repository root; `npm run cli -- <command>` too).
  * Exit codes: 0 success, 1 invalid bundle (or eval config/dataset; for verify: a number differs;
  * for db copy: the copy failed), 2 usage error, 3 scored but incomplete (or eval items that errored).
  *
@@ -12,6 +12,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { versionLine } from "./commands/build-info";
 import { CliError } from "./commands/cli-errors";
+import type { BenchmarkInitFlags } from "./commands/benchmark-init";
 import type { DbCopyFlags } from "./commands/db";
 import type { IngestFlags } from "./commands/github";
 import type { EvalFlags } from "./commands/eval";
@@ -52,11 +53,13 @@ program.hook("preAction", (_root, cmd) => {
   }
 });
 
-const BENCHMARK = ["--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/)"] as const;
+const BENCHMARK = ["--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/, or VAKRA's data folder)"] as const;
 const DB = ["--db <file-or-url>", "SQLite file or postgres:// URL (default AGENTBOARD_DATABASE_URL, else AGENTBOARD_DB, else .agentboard/agentboard.db)"] as const;
 
-needs(program.command("validate"), ...BENCHMARK)
-  .description("check a submission bundle (folder or .zip) against a benchmark's ground truth")
+program
+  .command("validate")
+  .option("--benchmark <dir>", "benchmark folder (benchmark.yaml + groundtruth/, or VAKRA's data folder); without it, only the checks that need no ground truth (as VAKRA's validate_output.py)")
+  .description("check a submission bundle (folder or .zip), against a benchmark's ground truth when given one")
   .argument("<bundle>", "bundle folder or .zip")
   .option("--json", "print the JSON report instead of markdown")
   .option("--out <file>", "also write the JSON report to this file")
@@ -115,6 +118,7 @@ needs(program.command("submit"), "--benchmark <dir>", "benchmark folder")
   .option("--judge <kind>", "rules or openai (flag > AGENTBOARD_JUDGE > benchmark.yaml judge.kind; the worker resolves the rest)")
   .option("--judge-model <name>", "model for the openai judge (flag > AGENTBOARD_JUDGE_MODEL > benchmark.yaml judge.model)")
   .option("--replay <mode>", "mcp, recorded or none (default: mcp where the benchmark declares servers)")
+  .option("--default", "make this benchmark the board's default: the one / shows and GitHub submissions go to (a board's first benchmark is, until another is made it)")
   .action(async (bundle: string, flags: SubmitFlags) => {
     const { submitCommand } = await import("./commands/queue");
     process.exitCode = await submitCommand(bundle, flags);
@@ -140,6 +144,16 @@ program
   .action(async (flags: IngestFlags) => {
     const { ingestCommand } = await import("./commands/github");
     process.exitCode = await ingestCommand(flags);
+  });
+
+const benchmark = program.command("benchmark").description("benchmark folders");
+
+needs(benchmark.command("init"), "--from-vakra <dir>", "a folder of VAKRA's data: a split of its data/ (data/test) or its sample_data/")
+  .description("write a benchmark.yaml (capabilities, weights, policies) for a folder of VAKRA's data")
+  .option("--out <dir>", "write into this new folder, with the ground truth copied in Agentboard's layout (default: into the VAKRA folder, beside its files)")
+  .action(async (flags: BenchmarkInitFlags) => {
+    const { benchmarkInitCommand } = await import("./commands/benchmark-init");
+    process.exitCode = await benchmarkInitCommand(flags);
   });
 
 const db = program.command("db").description("database maintenance");

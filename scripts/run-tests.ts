@@ -3,6 +3,10 @@
  * browser). Prints one plain closing line `N passed, N failed` (typecheck and build count as
  * one test each; a vitest file that fails without a failing test counts as one failure) and
  * exits non-zero on any failure.
+ *
+ * Nothing here touches what a main job running from this checkout serves: the build is the
+ * suite's own (scripts/test-app.ts, in .agentboard/test-app/), and every database, port and
+ * Postgres cluster the tests use is theirs alone.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { countVitestReport, type VitestReport } from "./count-vitest-report";
 import { startPgCluster, type PgCluster } from "./pg-cluster";
+import { APP_DIR_ENV, testAppDir } from "./test-app";
 
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const args = process.argv.slice(2);
@@ -21,11 +26,13 @@ const tsc = spawnSync("npx", ["tsc", "--noEmit", "-p", "tsconfig.json"], { stdio
 if (tsc.status === 0) passed++;
 else failed++;
 
-// The browser tests run against a production build, made once here.
-process.stdout.write("== next build\n");
-const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env });
+// The browser tests run against a production build of their own, made once here (a child
+// process: test/e2e/test-build-beside-main-job.test.ts runs this very command beside a main job).
+process.stdout.write(`== next build (the tests' own copy: ${path.relative(process.cwd(), testAppDir())}/)\n`);
+const build = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "test-app.ts")], { stdio: "inherit", env });
 if (build.status === 0) passed++;
 else failed++;
+env[APP_DIR_ENV] = testAppDir();
 
 // The database, queue, worker, intake and web tests run on SQLite and on a throwaway Postgres
 // cluster started here (one test counts whether it started).

@@ -129,15 +129,18 @@ export default async function AboutPage({ searchParams }: { searchParams: Promis
             of the resampled scores is the interval. Shown as [low–high] or as whiskers on the bars.
           </li>
           <li>
-            <strong>Rank</strong> = 1 + the number of entries whose lower bound is above this entry&apos;s upper bound. An entry drops below another only when the other&apos;s whole interval lies above its own, so entries that cannot be told apart share a rank.
-            Sorting the table by another column never renumbers the official rank.
-          </li>
-          <li>
             The{" "}
             <Link href="/compare" className={linkClass}>
               compare page
             </Link>{" "}
-            tests two entries on the same items with a paired bootstrap; a difference is significant when its 95% interval excludes 0.
+            tests two entries on the same items with a <strong>paired bootstrap</strong>: the items are resampled as above, both entries are rescored on each resample, and the difference is
+            significant when the middle 95% of the resampled differences excludes 0. Pairing cancels the luck of the items both entries share, so two entries whose own intervals overlap can
+            still differ significantly.
+          </li>
+          <li>
+            <strong>Rank</strong> = 1 + the number of entries shown better than this one: by that paired test, or through a chain (A significantly better than B, B than this one). Entries
+            that share a rank (shown as =2) are never significantly different on the compare page, and when compare calls one entry significantly better, it ranks above. Different ranks do
+            not mean a significant difference between those two: open compare for the pair. Sorting the table by another column never renumbers the official rank.
           </li>
         </ul>
       </Section>

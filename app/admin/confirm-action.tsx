@@ -11,8 +11,8 @@ import { overallText } from "./review-table";
 const dangerButtonClass =
   "rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 dark:bg-red-700 dark:hover:bg-red-600";
 
-const VERBS: Record<ConfirmedAction, string> = { reject: "Reject", withdraw: "Withdraw", approve: "Approve" };
-const PAST: Record<ConfirmedAction, string> = { reject: "rejected", withdraw: "withdrawn", approve: "approved" };
+const VERBS: Record<ConfirmedAction, string> = { reject: "Reject", withdraw: "Withdraw", approve: "Approve", rescore: "Rescore" };
+const PAST: Record<ConfirmedAction, string> = { reject: "rejected", withdraw: "withdrawn", approve: "approved", rescore: "rescored" };
 
 /** What each confirmed action does to the entry, in the words the maintainer reads before confirming. */
 function consequences(action: ConfirmedAction, state: string): string[] {
@@ -23,6 +23,13 @@ function consequences(action: ConfirmedAction, state: string): string[] {
       "It goes on the leaderboard at once, with a flagged badge that lists the kinds of flag above.",
       "Its page shows every flag and what triggered it to everyone.",
       "If the flags hold up, reject it instead (or withdraw it): the reason is public.",
+    ];
+  }
+  if (action === "rescore") {
+    return [
+      onBoard ? "It leaves the leaderboard now, and comes back only when a maintainer approves the new run's scores." : "Its current scores are replaced by the new run's when it completes; publishing them needs an approval.",
+      inFlight ? "The run under way is closed unscored when the worker reaches it." : "A new scoring run is queued: the worker replays and judges every item again (judge verdicts come from the cache where they can).",
+      "A reason, if you give one, is public in the entry's timeline (and on its GitHub issue, for a submission made there).",
     ];
   }
   if (action === "reject") {
@@ -40,7 +47,7 @@ function consequences(action: ConfirmedAction, state: string): string[] {
 }
 
 /**
- * The confirmation step for reject and withdraw, without JavaScript: it names the entry, its
+ * The confirmation step for reject, withdraw and rescore (and a flagged approval), without JavaScript: it names the entry, its
  * state and what the action does, and posts the action with `confirm` set to the state shown
  * (the server refuses the post if the entry has moved on since). Cancel is a link back.
  */
@@ -86,7 +93,7 @@ export function ConfirmAction({ row, action, allowed, cancelHref }: { row: Revie
               </>
             )}
             <div className="flex flex-wrap gap-2">
-              <button name="action" value={action} className={action === "approve" ? buttonClass : dangerButtonClass}>
+              <button name="action" value={action} className={action === "approve" || action === "rescore" ? buttonClass : dangerButtonClass}>
                 {verb} {row.agent}
               </button>
               <Link href={cancelHref} className={secondaryButtonClass}>

@@ -92,7 +92,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     <div className="space-y-8">
       <PageHeader
         title="Compare entries"
-        lede="Two to four entries of one benchmark version side by side. Each entry after the first is tested against the first (the baseline) on the same items: a paired bootstrap of the score difference per capability and overall, and item by item, the items one entry got full marks on and the other did not."
+        lede="Two to four entries of one benchmark version side by side. Each entry after the first is tested against the first (the baseline) on the same items with a paired bootstrap of the score difference, per capability and overall: the board ranks entries by this same overall test. Item by item, the items one entry got full marks on and the other did not."
       />
 
       {problem ? (
@@ -121,9 +121,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             title="Overall and per capability"
             description={
               <>
-                Score [95% CI] for each entry. Under each entry after the first: its difference from the baseline on the same items (this entry minus the baseline, in points) with the 95%
-                paired-bootstrap interval (1,000 resamples of the items within each capability, the board&apos;s own seed; the overall is the mean of the capability differences on each
-                resample). <strong>Significant</strong> means that interval excludes 0.
+                Score [95% CI] for each entry: its score and its own interval, as on the board. Under each entry after the first: its difference from the baseline on the same items (this
+                entry minus the baseline, in points) with the 95% paired-bootstrap interval (1,000 resamples of the items within each capability, the board&apos;s own seed; the overall is the
+                mean of the capability differences on each resample). <strong>Significant</strong> means that interval excludes 0. The overall verdict is the board&apos;s rule: entries
+                whose overall difference is significant never share a rank there, the better one ranks above. Two entries&apos; own intervals may overlap while their paired difference is
+                significant: on the same items, the luck of the items they share cancels out.
               </>
             }
           >
@@ -139,8 +141,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               description={
                 <>
                   An item <strong>passes</strong> when it has full marks (score 1); below 1 it <strong>lost points</strong>, including items missing from a run (they count 0). Evaluator
-                  scores are fractional, so 0.9 against 0.3 is no flip: the paired bootstrap above weighs such differences. A flip is an item one entry passed and the other did not;
-                  McNemar&apos;s exact test asks whether the flips lean to one side more than chance would (two-sided, binomial on the flipped items only).
+                  scores are fractional, so 0.9 against 0.3 is no flip: the paired bootstrap above weighs such differences. A flip is an item one entry passed and the other did not. The
+                  counts show where a difference comes from; they are not a second test (pass/fail alone weighs neither item weights, capabilities nor partial scores, so it could disagree
+                  with the score difference above, which is the verdict).
                 </>
               }
             >

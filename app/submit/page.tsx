@@ -10,6 +10,7 @@ import { buttonClass, codeClass, controlClass, linkClass, secondaryButtonClass }
 import { issueFormUrl, ISSUE_TEMPLATE_FILE, type PrefillField } from "@/lib/github/issue-form-url";
 import { SUBMISSION_FORM } from "@/lib/github/issue-form";
 import { submissionFormRepo } from "@/lib/submissions/github-settings";
+import { maintainerSignedIn } from "@/app/admin/maintainer";
 
 export const dynamic = "force-dynamic";
 
@@ -21,15 +22,23 @@ const PREFILL: readonly { field: PrefillField; multiline?: boolean }[] = [{ fiel
 /**
  * "5. Send it": the link to the benchmark repository's submission issue form (GITHUB_REPOSITORY),
  * prefilled from the small form below it (a GET to this page: no JavaScript, and the values only
- * ever go into the link), or what a maintainer sets to get one.
+ * ever go into the link). Without one, the public reads that submissions go to the maintainers;
+ * only a signed-in maintainer reads what to set (setup is no business of a submitter's).
  */
-function IssueFormLink({ params }: { params: SearchParams }) {
+function IssueFormLink({ params, maintainer }: { params: SearchParams; maintainer: boolean }) {
   const form = submissionFormRepo();
   if (!form.repo) {
+    if (!maintainer) {
+      return (
+        <p className="text-sm" data-testid="no-issue-form">
+          This board takes no submissions by GitHub issue yet: ask its maintainers where to send the link to your bundle.
+        </p>
+      );
+    }
     return (
       <Notice title="No issue form is linked on this server">
-        Maintainers: set <span className={codeClass}>GITHUB_REPOSITORY=owner/name</span> to the benchmark repository that holds{" "}
-        <span className={codeClass}>.github/ISSUE_TEMPLATE/{ISSUE_TEMPLATE_FILE}</span>, and this page links to its form.
+        You see this because you are signed in as a maintainer. Set <span className={`${codeClass} break-all`}>GITHUB_REPOSITORY=owner/name</span> to the benchmark repository that
+        holds <span className={`${codeClass} break-all`}>.github/ISSUE_TEMPLATE/{ISSUE_TEMPLATE_FILE}</span>, and this page links to its form.
         {form.problem === "invalid" ? " It is set now, but not to a repository name of the form owner/name." : ""}
       </Notice>
     );
@@ -82,8 +91,8 @@ const RECORD = [
     output: [
       {
         turn_id: 1,
-        query: "And what is its length (m)?",
-        answer: "The answer is 396.39.",
+        query: "And how long is it?",
+        answer: "It is 396.39 metres long.",
         sequence: { tool_call: [{ name: "get_ships_by_name", arguments: { name: "Azure Pearl" } }] },
       },
     ],
@@ -106,6 +115,7 @@ const OUTPUTS = {
 
 export default async function SubmitPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
+  const maintainer = await maintainerSignedIn();
   const found = await findBenchmarkVersion(await pageDb(), firstParam(params, "benchmark"));
   const info = found?.info;
   const dirs = info?.capabilities.map((c) => c.directory) ?? ["capability_1_bi_apis", "capability_2_dashboard_apis", "capability_3_multihop_reasoning", "capability_4_multiturn"];
@@ -178,7 +188,7 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
 
       <Section id="validate" title="4. Validate it locally">
         <p className="text-sm">From a checkout of Agentboard, with the benchmark folder (benchmark.yaml and groundtruth/):</p>
-        <JsonBlock value={"npm run cli -- validate <bundle> --benchmark <dir>"} label="Validate command" />
+        <JsonBlock value={"./agentboard validate <bundle> --benchmark <dir>"} label="Validate command" />
         <p className="text-sm">
           It checks the layout, every record and turn, duplicate and unknown uuids, and coverage per capability and domain, and prints each problem with its file and JSON path. Add{" "}
           <span className={codeClass}>--json</span> for a machine-readable report. A bundle with errors is marked invalid and not scored.
@@ -191,7 +201,7 @@ export default async function SubmitPage({ searchParams }: { searchParams: Promi
           the benchmark&apos;s repository (<em>New issue</em>) and paste the link. A bot comment on the issue follows the submission: the validation report, scoring progress, the capability table
           and the maintainers&apos; decision. To replace the bundle, upload a new ZIP and edit the link in the issue; comment <code className={codeClass}>/withdraw</code> to take the entry back.
         </p>
-        <IssueFormLink params={params} />
+        <IssueFormLink params={params} maintainer={maintainer} />
         <p className="text-sm">
           Track it on the{" "}
           <Link href="/queue" className={linkClass}>

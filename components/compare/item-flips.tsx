@@ -1,15 +1,15 @@
 /**
  * Item by item, one entry against the baseline: how many items each passed (full marks) where
- * the other did not, McNemar's exact test on those discordant items, and a page of the flipped
- * items with links to each entry's item page. Filters and page live in the URL (a GET form).
+ * the other did not (counts that show where the score difference comes from; the verdict is the
+ * paired bootstrap's), and a page of the flipped items with links to each entry's item page.
+ * Filters and page live in the URL (a GET form).
  */
 import Link from "next/link";
 import { SelectField } from "@/components/common/select-field";
-import type { BenchmarkInfo, ComparedEntry, FlipCounts, FlipPage, FlipSide, FlipSummary } from "@/lib/queries/types";
+import type { BenchmarkInfo, ComparedEntry, FlipPage, FlipSide, FlipSummary } from "@/lib/queries/types";
 import { formatFraction, plural } from "@/components/common/format";
 import { Pagination } from "@/components/common/pagination";
 import { ScrollTable } from "@/components/common/scroll-table";
-import { Tag } from "@/components/common/state-badge";
 import { buttonClass, linkClass, pillClass, tableClass, thClass } from "@/components/common/styles";
 import { EntryName } from "./entry-name";
 
@@ -20,22 +20,6 @@ export interface FlipLinkParams {
   domain?: string;
   passed?: number;
   page?: number;
-}
-
-/** "0.031", "< 0.001": a p-value at the precision it deserves. */
-export function formatPValue(p: number): string {
-  if (p < 0.001) return "< 0.001";
-  return p >= 0.9995 ? "1" : p.toFixed(3);
-}
-
-/** The p-value, and whether it is significant at 0.05; the tone says which entry the flips favour, the counts say by how much. */
-function PValue({ counts }: { counts: FlipCounts }) {
-  const significant = counts.pValue < 0.05;
-  return (
-    <span className="inline-flex flex-col items-end gap-1 tabular-nums sm:flex-row sm:items-center">
-      {formatPValue(counts.pValue)} {significant ? <Tag tone={counts.bOnly > counts.aOnly ? "good" : "warn"}>significant</Tag> : <Tag>not significant</Tag>}
-    </span>
-  );
 }
 
 function CountsTable({ summary, a, b, benchmark }: { summary: FlipSummary; a: ComparedEntry; b: ComparedEntry; benchmark: BenchmarkInfo }) {
@@ -50,7 +34,7 @@ function CountsTable({ summary, a, b, benchmark }: { summary: FlipSummary; a: Co
       <ScrollTable label="Flip counts per capability">
         <table className={`${tableClass} table-fixed`}>
           <caption className="sr-only">
-            Items with full marks in both entries, in only A ({a.agent}), in only B ({b.agent}), in neither; and McNemar&apos;s exact two-sided p-value on the items only one of them passed.
+            Items with full marks in both entries, in only A ({a.agent}), in only B ({b.agent}), in neither.
           </caption>
           <thead className="border-b border-slate-300 text-xs dark:border-slate-700">
             <tr>
@@ -69,9 +53,6 @@ function CountsTable({ summary, a, b, benchmark }: { summary: FlipSummary; a: Co
               <th scope="col" className={head}>
                 Neither
               </th>
-              <th scope="col" className={`${head} w-[27%] sm:w-[22%]`}>
-                McNemar p
-              </th>
             </tr>
           </thead>
           <tbody>
@@ -84,9 +65,6 @@ function CountsTable({ summary, a, b, benchmark }: { summary: FlipSummary; a: Co
                 <td className={num}>{r.counts.aOnly.toLocaleString("en-US")}</td>
                 <td className={num}>{r.counts.bOnly.toLocaleString("en-US")}</td>
                 <td className={num}>{r.counts.neither.toLocaleString("en-US")}</td>
-                <td className="px-2 py-2 text-right align-top">
-                  <PValue counts={r.counts} />
-                </td>
               </tr>
             ))}
           </tbody>

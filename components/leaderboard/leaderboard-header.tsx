@@ -59,9 +59,10 @@ export function LeaderboardHeader({ benchmark, updatedAt, linkBenchmark, benchma
       </div>
       {benchmark.description && <p className="max-w-3xl text-slate-700 dark:text-slate-300">{benchmark.description}</p>}
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">
-        Every entry is scored on our server from its raw outputs. <strong className="font-semibold text-slate-800 dark:text-slate-200">Rank</strong> is tie-aware: an entry ranks
-        one below every entry whose 95% confidence interval lies wholly above its own, so entries with overlapping intervals share a rank (shown as{" "}
-        <span className="font-mono">=2</span>). Sorting by another column never renumbers it.{" "}
+        Every entry is scored on our server from its raw outputs. <strong className="font-semibold text-slate-800 dark:text-slate-200">Rank</strong> is the compare page&apos;s
+        verdict: an entry ranks one below every entry that the paired test on the same items finds significantly better (95%), directly or through a chain of such entries, so
+        entries no significant difference separates share a rank (shown as <span className="font-mono">=2</span>). The ± of each score is the entry&apos;s own interval: two can
+        overlap while the paired difference is significant. Sorting by another column never renumbers the rank.{" "}
         <Link href={linkBenchmark ? `/about?benchmark=${encodeURIComponent(benchmark.slug)}` : "/about"} className="text-sky-800 underline hover:no-underline dark:text-sky-300">
           How scoring works
         </Link>

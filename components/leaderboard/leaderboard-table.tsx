@@ -12,6 +12,7 @@ import {
 import Link from "next/link";
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import type { LeaderboardEntry } from "@/lib/queries/types";
+import { FLAG_KIND_LABELS } from "@/lib/scoring/integrity-flags";
 import { Badges, CostCell, PassKCell, RankCell, ScoreCiCell } from "./cells";
 import { fmtDate, fmtPercent, fmtSeconds, fmtTokens, fmtUsd } from "./format";
 import { CompareBar, PickBox, PickProvider, usePick } from "./pick";
@@ -80,7 +81,7 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
     col.display({
       id: "rank",
       header: "Rank",
-      meta: { label: "Rank", description: "Official, tie-aware rank (=2: tied, the 95% confidence intervals overlap); sorting never changes it. Tick a row to compare it.", numeric: true, sticky: "lb-c-rank", pad: "px-2" },
+      meta: { label: "Rank", description: "Official rank: 1 + the entries shown better by the compare page's paired test on the same items (95%), directly or through a chain. =2: tied, no significant difference; sorting never changes it. Tick a row to compare it.", numeric: true, sticky: "lb-c-rank", pad: "px-2" },
       cell: ({ row }) => (
         <span className="lb-rank">
           <PickBox id={row.original.id} agent={row.original.agent} />
@@ -92,16 +93,7 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
       id: "agent",
       header: "Agent",
       meta: { label: "Agent", sticky: "lb-c-agent" },
-      cell: ({ row }) => (
-        <Link
-          href={`/submissions/${row.original.id}`}
-          prefetch={false}
-          title={row.original.agent}
-          className="lb-agent"
-        >
-          {row.original.agent}
-        </Link>
-      ),
+      cell: ({ row }) => <AgentCell entry={row.original} />,
     }),
     col.display({
       id: "overall",
@@ -179,6 +171,35 @@ function buildColumns(capabilities: TableCapability[], ties: Map<number, number>
       cell: ({ row }) => <Badges badges={row.original.badges} flags={row.original.flags} />,
     }),
   ];
+}
+
+/**
+ * The agent's name (its entry page), with what a reader weighs beside it: on a phone, a flag
+ * marker (the Badges column is off screen there; drawn by CSS, its words are its accessible
+ * name, so the cell's text stays the name); the entry's own links (paper, code), when its
+ * submission gave any, on a second line.
+ */
+function AgentCell({ entry: e }: { entry: LeaderboardEntry }) {
+  const flagged = e.flags.length ? `flagged: ${e.flags.map((k) => FLAG_KIND_LABELS[k]).join(", ")}` : null;
+  return (
+    <>
+      <span className="lb-agent-line">
+        {flagged ? <span role="img" aria-label={flagged} title={flagged} className="lb-flag-mark" data-flag-mark /> : null}
+        <Link href={`/submissions/${e.id}`} prefetch={false} title={e.agent} className="lb-agent">
+          {e.agent}
+        </Link>
+      </span>
+      {e.links?.length ? (
+        <span className="lb-agent-sub">
+          {e.links.map((l) => (
+            <a key={l.name} href={l.href} rel="noopener noreferrer nofollow ugc" data-entry-link>
+              {l.name}
+            </a>
+          ))}
+        </span>
+      ) : null}
+    </>
+  );
 }
 
 /** One body row; memoized on the entry and the visible columns, so a re-sort only moves rows. */
@@ -283,7 +304,7 @@ export function LeaderboardTable({
       <div className="relative overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="w-full border-collapse text-sm">
           <caption className="sr-only">
-            Leaderboard entries. Rank is the official tie-aware rank; sorting by a column reorders rows without changing it. Each rank cell has a checkbox to pick the entry for comparison.
+            Leaderboard entries. Rank is the official rank from the paired test of the compare page, equal for entries no significant difference separates; sorting by a column reorders rows without changing it. Each rank cell has a checkbox to pick the entry for comparison.
           </caption>
           <thead className="lb-head">
             {table.getHeaderGroups().map((hg) => (

@@ -27,6 +27,8 @@ type PackedEntry = [
   trials: number,
   /** pass^k: the overall, then each capability's (null where it has none); 0 for an entry of one trial. */
   passK: [overall: number, ...capabilities: (number | null)[]] | 0,
+  /** The entry's own links as [name, href] pairs; left out when it has none. */
+  links?: [name: string, href: string][],
 ];
 
 export interface PackedEntries {
@@ -63,14 +65,15 @@ export function packEntries(entries: readonly LeaderboardEntry[], capabilityIds:
       [figure(e.cost.costUsd), e.cost.totalTokens, figure(e.cost.latencyMedianS), figure(e.cost.latencyP95S)],
       e.trials,
       e.passK ? [score(e.passK.overall), ...capabilityIds.map((id) => (id in e.passK!.capabilities ? score(e.passK!.capabilities[id]!) : null))] : 0,
-    ]),
+      ...(e.links?.length ? [e.links.map((l): [string, string] => [l.name, l.href])] : []),
+    ] as PackedEntry),
   };
 }
 
 const NOT_SUBMITTED: ScoreCell = Object.freeze({ score: 0, ciLow: 0, ciHigh: 0, submitted: false });
 
 export function unpackEntries(packed: PackedEntries): LeaderboardEntry[] {
-  return packed.entries.map(([id, rank, agent, models, maintainer, overall, bits, cells, coverage, date, cost, trials, passK]) => {
+  return packed.entries.map(([id, rank, agent, models, maintainer, overall, bits, cells, coverage, date, cost, trials, passK, links]) => {
     const capabilities: Record<string, ScoreCell> = {};
     packed.capabilities.forEach((cap, i) => {
       const c = cells[i];
@@ -93,6 +96,7 @@ export function unpackEntries(packed: PackedEntries): LeaderboardEntry[] {
       flags: INTEGRITY_FLAG_KINDS.filter((_, i) => (bits & (32 << i)) !== 0),
       trials,
       passK: passK ? { overall: passK[0], capabilities: Object.fromEntries(packed.capabilities.flatMap((cap, i) => (passK[i + 1] == null ? [] : [[cap, passK[i + 1]!]]))) } : null,
+      ...(links?.length ? { links: links.map(([name, href]) => ({ name, href })) } : {}),
     };
   });
 }

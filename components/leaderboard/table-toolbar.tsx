@@ -1,6 +1,6 @@
 "use client";
 import { useId } from "react";
-import { DEFAULT_VIEW, isDefaultView, MAX_QUERY_LENGTH, queryString, serializeView, type BadgeFilter, type BadgeFilterKey, type Metric, type ViewState } from "./view-state";
+import { BOARD_VIEW, isDefaultView, MAX_QUERY_LENGTH, queryString, serializeView, type BadgeFilter, type BadgeFilterKey, type Metric, type ViewState } from "./view-state";
 
 const focusRing = "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600";
 const control = `rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800 ${focusRing}`;
@@ -25,7 +25,7 @@ export interface ToggleableColumn {
 /** The API URL of the current view for a download format. */
 export function downloadHref(base: { benchmark: string; version: string }, view: ViewState, format: "csv" | "json"): string {
   const p = new URLSearchParams({ benchmark: base.benchmark, version: base.version });
-  // The chart's axis is no part of an export.
+  // The chart's axis is no part of an export; the columns hidden by the board's default are named (the API's default hides none).
   for (const [k, v] of serializeView({ ...view, vs: "auto" })) p.set(k, v);
   p.set("format", format);
   return `/api/leaderboard?${queryString(p)}`;
@@ -130,8 +130,8 @@ export function TableToolbar({
             ))}
           </fieldset>
         </details>
-        {!isDefaultView(view) && (
-          <button type="button" onClick={() => onChange(DEFAULT_VIEW)} className={`${control} text-slate-700 dark:text-slate-300`}>
+        {!isDefaultView(view, BOARD_VIEW) && (
+          <button type="button" onClick={() => onChange(BOARD_VIEW)} className={`${control} text-slate-700 dark:text-slate-300`}>
             Reset view
           </button>
         )}

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import { queryString, serializeView, type ViewState } from "./view-state";
+import { BOARD_VIEW, queryString, serializeView, type ViewState } from "./view-state";
 
 /** URL parameters owned by the view; everything else in the URL (benchmark, version) is kept. */
 export const VIEW_PARAMS = ["sort", "dir", "q", "hide", "verified", "partial", "demo", "flagged", "vs", "metric"] as const;
@@ -9,7 +9,7 @@ export const VIEW_PARAMS = ["sort", "dir", "q", "hide", "verified", "partial", "
 export function viewSearch(current: string, view: ViewState): string {
   const params = new URLSearchParams(current);
   for (const k of VIEW_PARAMS) params.delete(k);
-  for (const [k, v] of serializeView(view)) params.set(k, v);
+  for (const [k, v] of serializeView(view, BOARD_VIEW)) params.set(k, v);
   const s = queryString(params);
   return s ? `?${s}` : "";
 }

@@ -68,6 +68,14 @@ export const DEFAULT_VIEW: ViewState = Object.freeze({
   metric: "score",
 }) as ViewState;
 
+/**
+ * The board's own default: these columns are shown only when asked for (the Columns menu), so
+ * the default columns (rank, agent, overall, capabilities, trials, cost, badges) fit 1400 px
+ * with the flag badges in view. The export API's default hides nothing.
+ */
+export const OPTIONAL_COLUMNS: readonly string[] = ["tokens", "latency", "latency_p95", "coverage", "models", "maintainer", "date"];
+export const BOARD_VIEW: ViewState = Object.freeze({ ...DEFAULT_VIEW, hide: [...OPTIONAL_COLUMNS] }) as ViewState;
+
 export const MAX_QUERY_LENGTH = 200;
 
 /** Every column id of a benchmark, in display order. */
@@ -98,15 +106,20 @@ function parseBadge(v: string | undefined): BadgeFilter {
   return v === "1" ? "only" : v === "0" ? "hide" : "any";
 }
 
-/** Reads the view from URL parameters; anything unknown or malformed falls back to the default. */
-export function parseView(src: ParamSource, capabilityIds: readonly string[]): ViewState {
+/**
+ * Reads the view from URL parameters; anything unknown or malformed falls back to `defaults`
+ * (the API's DEFAULT_VIEW, the board's BOARD_VIEW). `hide` present, even empty, is exactly the
+ * hidden columns; absent, the defaults' are.
+ */
+export function parseView(src: ParamSource, capabilityIds: readonly string[], defaults: ViewState = DEFAULT_VIEW): ViewState {
   const cols = columnIds(capabilityIds);
   const sortParam = param(src, "sort");
   const sort = sortParam && isSortable(sortParam, capabilityIds) ? sortParam : DEFAULT_VIEW.sort;
   const dirParam = param(src, "dir");
   const dir: SortDir = dirParam === "asc" || dirParam === "desc" ? dirParam : defaultDir(sort);
   const hideable = new Set(cols.filter((c) => !PINNED_COLUMNS.includes(c)));
-  const hide = [...new Set((param(src, "hide") ?? "").split(",").map((s) => s.trim()))].filter((c) => hideable.has(c));
+  const hideParam = param(src, "hide");
+  const hide = hideParam === undefined ? defaults.hide : [...new Set(hideParam.split(",").map((s) => s.trim()))].filter((c) => hideable.has(c));
   return {
     sort,
     dir,
@@ -121,8 +134,8 @@ export function parseView(src: ParamSource, capabilityIds: readonly string[]): V
   };
 }
 
-/** URL parameters for a view, leaving out defaults; the order is stable so links are comparable. */
-export function serializeView(view: ViewState): URLSearchParams {
+/** URL parameters for a view, leaving out `defaults`; the order is stable so links are comparable. */
+export function serializeView(view: ViewState, defaults: ViewState = DEFAULT_VIEW): URLSearchParams {
   const p = new URLSearchParams();
   if (view.sort !== DEFAULT_VIEW.sort || view.dir !== DEFAULT_VIEW.dir) {
     p.set("sort", view.sort);
@@ -130,7 +143,8 @@ export function serializeView(view: ViewState): URLSearchParams {
   }
   const q = view.q.trim();
   if (q) p.set("q", q);
-  if (view.hide.length) p.set("hide", view.hide.join(","));
+  // Hidden columns other than the defaults' are written out, none as `hide=`.
+  if (view.hide.join(",") !== defaults.hide.join(",")) p.set("hide", view.hide.join(","));
   for (const key of BADGE_FILTERS) {
     if (view[key] !== "any") p.set(key, view[key] === "only" ? "1" : "0");
   }
@@ -144,8 +158,8 @@ export function queryString(params: URLSearchParams): string {
   return params.toString().replace(/%2C/gi, ",");
 }
 
-export function isDefaultView(view: ViewState): boolean {
-  return serializeView(view).size === 0;
+export function isDefaultView(view: ViewState, defaults: ViewState = DEFAULT_VIEW): boolean {
+  return serializeView(view, defaults).size === 0;
 }
 
 /** The next view after clicking a column header: flips the direction, or starts a new column at its default. */

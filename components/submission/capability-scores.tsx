@@ -1,7 +1,8 @@
-/** Each capability's score with its 95% interval as a bar with whiskers, plus item counts. */
+/** Each capability's score with its 95% interval as a bar with whiskers, plus item counts and a link to where it lost points. */
 import type { SubmissionDetail } from "@/lib/queries/types";
 import { CiBar } from "@/components/common/ci-bar";
 import { formatInterval, formatScore } from "@/components/common/format";
+import { linkClass } from "@/components/common/styles";
 import { countLabel, statusCountParts } from "@/lib/scoring/outcome";
 
 type Cap = SubmissionDetail["capabilities"][number];
@@ -22,17 +23,55 @@ export function capabilityCounts(c: Pick<Cap, "nItems" | "nMissing" | "nError" |
   return parts.join(" · ");
 }
 
-export function CapabilityScores({ capabilities, trials = 1 }: { capabilities: Cap[]; trials?: number }) {
+/** Where a capability lost points: its lost-points items on the entry's item list, and how many. */
+export interface LostPointsLink {
+  href: string;
+  n: number;
+}
+
+/** "12 items lost points" (item-trials in a run of k trials). */
+export const lostPointsText = (n: number, trials = 1) => `${n.toLocaleString("en-US")} ${trials > 1 ? "item-trials" : n === 1 ? "item" : "items"} lost points`;
+
+/**
+ * Each capability's bar, label and count link to its lost-points items when it lost any (`lost`,
+ * by capability id); the label is the link a screen reader meets, the bar repeats it for the pointer.
+ */
+export function CapabilityScores({ capabilities, trials = 1, lost = {} }: { capabilities: Cap[]; trials?: number; lost?: Record<string, LostPointsLink> }) {
   return (
     <div>
       <ul className="space-y-3">
-        {capabilities.map((c) => (
-          <li key={c.id} className="grid gap-1 sm:grid-cols-[13rem_1fr_11rem] sm:items-center sm:gap-4">
+        {capabilities.map((c) => {
+          const link = c.submitted && lost[c.id]?.n ? lost[c.id] : undefined;
+          const bar = <CiBar score={c.score} ciLow={c.ciLow} ciHigh={c.ciHigh} submitted={c.submitted} />;
+          return (
+          <li key={c.id} className="grid gap-1 sm:grid-cols-[13rem_1fr_11rem] sm:items-center sm:gap-4" data-capability={c.id}>
             <div>
-              <p className="text-sm font-medium">{c.label}</p>
+              <p className="text-sm font-medium">
+                {link ? (
+                  <a href={link.href} className={linkClass}>
+                    {c.label}
+                    <span className="sr-only">: {lostPointsText(link.n, trials)}</span>
+                  </a>
+                ) : (
+                  c.label
+                )}
+              </p>
               <p className="text-xs text-slate-500 dark:text-slate-400">{capabilityCounts(c, trials)}</p>
+              {link ? (
+                <p className="text-xs">
+                  <a href={link.href} className={linkClass} aria-hidden="true" tabIndex={-1}>
+                    {lostPointsText(link.n, trials)} →
+                  </a>
+                </p>
+              ) : null}
             </div>
-            <CiBar score={c.score} ciLow={c.ciLow} ciHigh={c.ciHigh} submitted={c.submitted} />
+            {link ? (
+              <a href={link.href} aria-hidden="true" tabIndex={-1} title={`${c.label}: ${lostPointsText(link.n, trials)}`} className="block rounded-sm hover:opacity-80" data-lost-bar>
+                {bar}
+              </a>
+            ) : (
+              bar
+            )}
             <p className="text-sm tabular-nums sm:text-right">
               {c.submitted ? (
                 <>
@@ -44,7 +83,8 @@ export function CapabilityScores({ capabilities, trials = 1 }: { capabilities: C
               )}
             </p>
           </li>
-        ))}
+          );
+        })}
       </ul>
       <div aria-hidden="true" className="mt-2 hidden text-xs text-slate-500 sm:grid sm:grid-cols-[13rem_1fr_11rem] sm:gap-4 dark:text-slate-400">
         <span />

@@ -17,7 +17,39 @@ function Hash({ value }: { value: string | null }) {
 
 const ENDPOINT: Record<RunManifest["judge"]["endpoint"], string> = { none: "no endpoint", local: "local endpoint", remote: "remote endpoint" };
 
-export function Reproducibility({ manifest, entryId }: { manifest: RunManifest; entryId: number }) {
+/**
+ * The bundle anyone may download (null: the entry is not published; "off": its benchmark offers no
+ * downloads). `kind` says which sha256 it answers to: the ZIP's own, or the unzipped folder's.
+ */
+export type BundleOffer = { href: string; kind: "zip" | "folder" } | "off" | null;
+
+function BundleNote({ offer }: { offer: BundleOffer }) {
+  if (offer === null) return null;
+  if (offer === "off") {
+    return (
+      <p className="text-sm" data-bundle-offer="off">
+        This benchmark does not offer bundles for download (<code className={codeClass}>bundleDownload: false</code> in its benchmark.yaml): ask the submitter for the bundle.
+      </p>
+    );
+  }
+  return (
+    <p className="text-sm" data-bundle-offer={offer.kind}>
+      <a href={offer.href} className={linkClass} download>
+        Download the bundle (ZIP)
+      </a>
+      {offer.kind === "zip" ? (
+        <> : the ZIP as it was submitted; its sha256 is the bundle&apos;s above.</>
+      ) : (
+        <>
+          : the bundle was submitted as a folder, so this is a ZIP of its files. The sha256 above is the folder&apos;s (of its files&apos; sorted paths and sha256s), not the ZIP&apos;s: unzip it,
+          and <code className={codeClass}>./agentboard validate &lt;folder&gt;</code> prints that sha256; give <code className={codeClass}>verify</code> the folder.
+        </>
+      )}
+    </p>
+  );
+}
+
+export function Reproducibility({ manifest, entryId, bundle = null }: { manifest: RunManifest; entryId: number; bundle?: BundleOffer }) {
   const m = manifest;
   const prompts = Object.entries(m.judge.promptHashes);
   return (
@@ -29,6 +61,14 @@ export function Reproducibility({ manifest, entryId }: { manifest: RunManifest; 
       <dl className="divide-y divide-slate-100 dark:divide-slate-800">
         <Row term="Bundle">
           sha256 <Hash value={m.bundle.sha256} />
+          {bundle && bundle !== "off" ? (
+            <>
+              {" · "}
+              <a href={bundle.href} className={linkClass} download>
+                download
+              </a>
+            </>
+          ) : null}
         </Row>
         <Row term="Benchmark">
           {m.benchmark.slug} {m.benchmark.version} · content <Hash value={m.benchmark.contentHash} />
@@ -80,13 +120,16 @@ export function Reproducibility({ manifest, entryId }: { manifest: RunManifest; 
           ) : null}
         </Row>
       </dl>
+      <BundleNote offer={bundle} />
       <p className="text-sm">
         <a href={`/api/submissions/${entryId}/verdicts`} className={linkClass}>
           This run&apos;s verdicts as JSON
         </a>{" "}
-        (re-scoring with them needs no LLM). To check every number, run with the bundle and the benchmark folder:
+        (re-scoring with them needs no LLM). To check every number, run <code className={codeClass}>verify</code> from a checkout of Agentboard. It reads the run&apos;s manifest and
+        verdicts from this server through the page&apos;s URL, scores the bundle again, and needs one thing this page does not give: the benchmark&apos;s folder (its ground truth and tool
+        environment), from the benchmark&apos;s maintainers.
       </p>
-      <JsonBlock label="How to verify this entry" value={`npx agentboard verify <this page's URL> --bundle <bundle.zip or folder> --benchmark <benchmark folder>`} full />
+      <JsonBlock label="How to verify this entry" value={`./agentboard verify <this page's URL> --bundle <${bundle && bundle !== "off" && bundle.kind === "folder" ? "the unzipped folder" : "bundle.zip"}> --benchmark <benchmark folder>`} full />
       <details className="text-sm">
         <summary className="cursor-pointer">The whole manifest (JSON)</summary>
         <JsonBlock label="Run manifest" value={m} />

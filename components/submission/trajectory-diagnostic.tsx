@@ -2,6 +2,7 @@
  * The deterministic trajectory comparison (the agent's tool calls against the ground truth's):
  * per capability on the detail page, per item on the item page. A diagnostic, not a score.
  */
+import type { ReactNode } from "react";
 import type { TrajectoryCallView, TrajectoryRow, TrajectoryView } from "@/lib/queries/types";
 import { ColumnHeaders } from "@/components/common/column-headers";
 import { formatFraction } from "@/components/common/format";
@@ -38,12 +39,21 @@ export function TrajectoryTable({ rows }: { rows: TrajectoryRow[] }) {
   );
 }
 
-function verdictText(c: TrajectoryCallView): string[] {
-  if (c.verdict === "as_expected") return ["as expected"];
-  if (c.verdict === "not_expected") return ["not expected: no expected call pairs with it"];
-  if (c.verdict === "not_made") return ["expected, not made by the agent"];
-  const out = [...c.differed.map((k) => `parameter ${k} differed`), ...c.missing.map((k) => `parameter ${k} missing`), ...c.extra.map((k) => `extra parameter ${k}`)];
-  return out.length ? out : ["parameters differed"];
+/** A parameter's name as code, inside a sentence. */
+const param = (k: string) => <code className={`${codeClass} break-all`}>{k}</code>;
+
+/** What the line says of the agent's call, one sentence per parameter that differed, went missing or was extra. */
+function verdictText(c: TrajectoryCallView): { key: string; text: ReactNode }[] {
+  const plain = (text: string) => [{ key: text, text }];
+  if (c.verdict === "as_expected") return plain("as expected");
+  if (c.verdict === "not_expected") return plain("not expected: no expected call pairs with it");
+  if (c.verdict === "not_made") return plain("expected, not made by the agent");
+  const out = [
+    ...c.differed.map((k) => ({ key: `differed ${k}`, text: <>the value of parameter {param(k)} differed</> })),
+    ...c.missing.map((k) => ({ key: `missing ${k}`, text: <>parameter {param(k)} was left out</> })),
+    ...c.extra.map((k) => ({ key: `extra ${k}`, text: <>parameter {param(k)} was not expected</> })),
+  ];
+  return out.length ? out : plain("parameters differed");
 }
 
 const TONE: Record<TrajectoryCallView["verdict"], string> = {
@@ -76,9 +86,9 @@ function CallPairs({ t }: { t: TrajectoryView }) {
               </p>
               <ul className={`space-y-0.5 ${TONE[c.verdict]}`}>
                 {verdictText(c).map((v) => (
-                  <li key={v} className="break-words">
+                  <li key={v.key} className="break-words">
                     <span aria-hidden="true">{ICON[c.verdict]} </span>
-                    {v}
+                    {v.text}
                   </li>
                 ))}
               </ul>

@@ -5,7 +5,7 @@
  * metadata for the whole run). Never part of a score.
  */
 import { readUsage, type Usage } from "../formats/usage";
-import { latencyStats, outputLatency } from "../scoring/evaluators/latency";
+import { latencyStats, outputLatency } from "../evaluators/latency";
 import type { Submission, TrialPredictions } from "../validate/validate-bundle";
 
 export interface UsageTotals {

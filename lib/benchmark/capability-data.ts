@@ -1,11 +1,12 @@
 /**
  * The loaded ground truth of one capability: dialogues (the waterfall) or dataset items (an
- * evaluator). Which one is the capability scorer's business (`lib/scoring/capability-scorers`);
- * a scorer narrows with `dialogueCapability` / `datasetCapability`.
+ * evaluator). Which one is the capability kind's business: its loader builds it
+ * (`capability-loaders/`), its outputs reader and scorer narrow with `dialogueCapability` /
+ * `datasetCapability`.
  */
 import type { GroundTruthDialogue } from "../formats/dialogue";
 import type { EvalItem } from "../formats/eval-dataset";
-import type { EvaluatorRecipe } from "../scoring/evaluators/from-config";
+import type { EvaluatorRecipe } from "../evaluators/from-config";
 import type { CapabilitySpec } from "./spec";
 
 /** A capability scored by the waterfall: VAKRA-style dialogues. */

@@ -15,7 +15,8 @@
  * the ground truth.
  */
 import { createHash } from "node:crypto";
-import { canonicalJson } from "../scoring/canonical-json";
+import { canonicalJson } from "../formats/canonical-json";
+import { sha256 } from "../formats/sha256";
 import type { BenchmarkSpec } from "./spec";
 
 export interface BenchmarkContentParts {
@@ -32,8 +33,6 @@ export interface BenchmarkContent {
   /** Secret to whoever lacks the ground truth; never in a manifest or on a page. */
   keySalt: string;
 }
-
-export const sha256 = (bytes: Uint8Array | string): string => createHash("sha256").update(bytes).digest("hex");
 
 /** Collects the files a load reads; `digest` hashes them with the spec. */
 export class ContentHasher {

@@ -1,21 +1,23 @@
 /**
  * Loads a benchmark folder: optional `benchmark.yaml` plus
- * `groundtruth/<capability_dir>/<domain>.json`. Broken ground truth is a benchmark error,
+ * `groundtruth/<capability_dir>/<domain>.json`, or VAKRA's own layouts of the same files
+ * (ground-truth-layout.ts). Broken ground truth is a benchmark error,
  * reported with the same precise diagnostics as submissions.
  */
 import { readFileSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { DiagnosticSink, formatDiagnostic, type Diagnostic } from "../formats/diagnostic";
 import type { GroundTruthDialogue, ToolPolicy } from "../formats/dialogue";
 import { readJson } from "../formats/read-json";
-import { scorerOf } from "../scoring/capability-scorers/registry";
+import { loaderOf } from "./capability-loaders/registry";
 import { dialogueCapability, type CapabilityData } from "./capability-data";
 import { ContentHasher, type BenchmarkContent } from "./content-hash";
+import { layoutDefaults, resolveLayout } from "./ground-truth-layout";
 import { policyTableIndex } from "./policy";
-import { benchmarkSpecSchema, formatZodIssues, type BenchmarkSpec } from "./spec";
-import { vakraDefaults } from "./vakra-defaults";
+import { benchmarkSpecSchema, type BenchmarkSpec } from "./spec";
+import { formatZodIssues } from "../formats/zod-issues";
 
 export { dialogueCapability, datasetCapability, type CapabilityData, type DatasetCapability, type DatasetItem, type DialogueCapability } from "./capability-data";
 
@@ -63,7 +65,7 @@ export async function loadBenchmarkSpec(root: string): Promise<{ spec: Benchmark
     if (e.code === "ENOENT") return undefined;
     throw e;
   });
-  return { spec: yamlText === undefined ? benchmarkSpecSchema.parse(vakraDefaults) : parseBenchmarkSpec(yamlText), yamlText };
+  return { spec: yamlText === undefined ? benchmarkSpecSchema.parse(layoutDefaults(root)) : parseBenchmarkSpec(yamlText), yamlText };
 }
 
 export interface LoadOptions {
@@ -80,28 +82,34 @@ export interface LoadOptions {
 export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promise<Benchmark> {
   const spec = opts.spec ?? (await loadBenchmarkSpec(root)).spec;
 
-  const gtRoot = path.join(root, "groundtruth");
   const problems: string[] = [];
   const warnings: Diagnostic[] = [];
   const capabilities: CapabilityData[] = [];
   const hasher = new ContentHasher();
-  const present = new Set(await readdir(gtRoot).catch(() => [] as string[]));
-  if (present.size === 0) throw new BenchmarkError([`${gtRoot}: no ground truth (expected groundtruth/<capability_dir>/<domain>.json)`]);
+  const layout = resolveLayout(root);
+  if (layout.problems.length) throw new BenchmarkError(layout.problems);
+  const present = new Set(layout.folders.keys());
+  if (present.size === 0) throw new BenchmarkError([`${root}: no ground truth (expected groundtruth/<capability_dir>/<domain>.json, or VAKRA's <capability_dir>/input/ and output/)`]);
 
   for (const [index, cap] of spec.capabilities.entries()) {
     if (!present.has(cap.directory)) {
-      problems.push(`groundtruth/${cap.directory}: folder missing for capability "${cap.id}"`);
+      problems.push(`${layout.expected(cap.directory)}: folder missing for capability "${cap.id}"`);
       continue;
     }
-    const dir = path.join(gtRoot, cap.directory);
-    const files = (await readdir(dir)).filter((f) => f.endsWith(".json") && (!opts.select || opts.select(cap.directory, f))).sort();
+    const folder = layout.folders.get(cap.directory)!;
+    if (folder.problem) {
+      problems.push(folder.problem);
+      continue;
+    }
+    if (folder.note) warnings.push({ severity: "warning", code: "ground_truth_from_input", file: folder.where, message: folder.note });
+    const files = [...folder.files.keys()].filter((f) => !opts.select || opts.select(cap.directory, f)).sort();
     if (opts.select && files.length === 0) continue;
     const read = async (f: string) => {
-      const rel = `groundtruth/${cap.directory}/${f}`;
+      const { rel, abs, key } = folder.files.get(f)!.groundTruth;
       // Read synchronously: one system call per file, where a promise costs several thread-pool trips.
-      const bytes = readFileSync(path.join(dir, f));
-      hasher.note(rel, bytes);
-      const json = readJson(bytes, { pythonValues: scorerOf(cap.scorer).readsPythonValues });
+      const bytes = readFileSync(abs);
+      hasher.note(key, bytes);
+      const json = readJson(bytes, { pythonValues: loaderOf(cap.scorer).readsPythonValues });
       if (!json.ok) {
         problems.push(`${rel}: ${json.message}`);
         return undefined;
@@ -109,15 +117,17 @@ export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promi
       return { domain: f.slice(0, -".json".length), sink: new DiagnosticSink(rel), value: json.value };
     };
     const readInput = async (f: string) => {
-      const rel = `input/${cap.directory}/${f}`;
+      const src = folder.files.get(f)?.input;
+      if (!src) return undefined;
+      const rel = src.rel;
       let bytes: Buffer | undefined;
       try {
-        bytes = readFileSync(path.join(root, rel));
+        bytes = readFileSync(src.abs);
       } catch {
         bytes = undefined;
       }
       if (!bytes) return undefined;
-      hasher.note(rel, bytes);
+      hasher.note(src.key, bytes);
       const json = readJson(bytes);
       const sink = new DiagnosticSink(rel);
       if (!json.ok) {
@@ -131,11 +141,11 @@ export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promi
       for (const d of sink.items) (d.severity === "error" ? problems.push(formatDiagnostic(d)) : warnings.push(d));
     };
     const note = (file: string, bytes: Uint8Array | string) => hasher.note(path.relative(root, file), bytes);
-    const data = await scorerOf(cap.scorer).load({ root, index, spec: cap, files, read, readInput, collect, note, problems });
+    const data = await loaderOf(cap.scorer).load({ root, index, spec: cap, files, read, readInput, collect, note, problems });
     if (data) capabilities.push(data);
   }
   for (const dir of present) {
-    if (!spec.capabilities.some((c) => c.directory === dir)) warnings.push({ severity: "warning", code: "unknown_capability_dir", file: `groundtruth/${dir}`, message: "folder is not a capability of this benchmark; ignored" });
+    if (!spec.capabilities.some((c) => c.directory === dir)) warnings.push({ severity: "warning", code: "unknown_capability_dir", file: layout.folders.get(dir)!.where, message: "folder is not a capability of this benchmark; ignored" });
   }
   if (problems.length) throw new BenchmarkError(problems);
   return { root, spec, capabilities, policyTable: policyTableIndex(spec.policyTable), warnings, content: hasher.digest(spec) };

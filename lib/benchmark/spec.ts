@@ -4,6 +4,11 @@
  */
 import { z } from "zod";
 import { evaluatorConfigSchema, type EvaluatorConfig } from "../formats/eval-config";
+import type { EvalKind } from "../formats/eval-dataset";
+
+/** What scores a capability's items: `capabilities[].scorer`. */
+export type ScorerName = "waterfall" | EvalKind;
+export const SCORER_NAMES: readonly ScorerName[] = ["waterfall", "qa", "trajectory", "report"];
 
 const glob = z.string().min(1, "expected a non-empty glob");
 
@@ -164,6 +169,8 @@ export const benchmarkSpecSchema = z
     policyTable: z.array(policyRuleSchema).default([]),
     /** Whether detail pages may show ground truth to the public. */
     showGroundTruth: z.boolean().default(false),
+    /** Whether each published entry offers its bundle for download (default true; absent keeps the spec's hash as before). */
+    bundleDownload: z.boolean({ error: "expected true or false: whether published entries offer their bundle for download (default true)" }).optional(),
     integrity: integritySpecSchema.default({ unsupportedAnswers: 0.5, canaries: [] }),
     /**
      * Runs of the agent a bundle must hold (`trial_1/ … trial_k/`); a bundle with fewer is
@@ -204,14 +211,3 @@ export type JudgeSpec = z.infer<typeof judgeSpecSchema>;
 export type IntegritySpec = z.infer<typeof integritySpecSchema>;
 export type BenchmarkSpec = z.infer<typeof benchmarkSpecSchema>;
 export type BenchmarkSpecInput = z.input<typeof benchmarkSpecSchema>;
-
-/** `capabilities[1].scoredTurns: Invalid option: expected one of "last"|"all"` */
-export function formatZodIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const key = issue.path.reduce<string>(
-      (acc, seg) => (typeof seg === "number" ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
-      "",
-    );
-    return `${key || "(top level)"}: ${issue.message}`;
-  });
-}

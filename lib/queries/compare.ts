@@ -1,27 +1,30 @@
 /**
  * Two to four entries of one benchmark version side by side. Each entry after the first is set
  * against the first (the baseline) on the same items: a paired bootstrap per capability and
- * overall, and item by item, the items one passed and the other did not (flips) with McNemar's
- * exact test. Flips carry only ids, statuses and scores: nothing of the ground truth.
+ * overall, the board's own test (its overall verdict is what the board's ranks are built from:
+ * resampled-entries.ts), and item by item, the items one passed and the other did not (flips).
+ * Flips carry only ids, statuses and scores: nothing of the ground truth.
  *
  * An item passes with full marks (the engine's `passes`, as pass^k counts); short of them it
  * lost points, the item table's word. Waterfall items score 0 or 1; evaluator scores are
- * fractional, and 0.95 against 0.3 is no flip (both lost points): the paired bootstrap
- * measures such differences.
+ * fractional, and 0.95 against 0.3 is no flip (both lost points). The flips are counted, not
+ * tested: a test of pass/fail alone (McNemar's) weighs neither item weights, capabilities nor
+ * partial scores, so it could call "not significant" what the score difference is, or the
+ * reverse; the paired bootstrap is the one verdict.
  */
 import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { rows as rawRows, type Db } from "../../db/client";
 import { benchmarks, benchmarkVersions, capabilityScores, domainScores, scoringRuns, submissions } from "../../db/schema";
-import { mcnemarExact } from "../aggregate/mcnemar";
-import { stratifiedPairedBootstrap, type PairedItem } from "../aggregate/paired-bootstrap";
+import { pairedDifference } from "../aggregate/paired-bootstrap";
 import type { BenchmarkSpec } from "../benchmark/spec";
-import { itemKey } from "../scoring/item-result";
+import { itemKey } from "../benchmark/item-key";
 import { outcomeOf, passes } from "../scoring/outcome";
 import { findBenchmarkVersion, toInfo } from "./benchmark-info";
 import { getLeaderboard } from "./leaderboard";
 import { memoByDataVersion } from "./memo";
 import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
 import { prefixOf } from "./sql-prefix";
+import { itemScoresOf, resampleRun, versionPlan } from "./resampled-entries";
 import type { BenchmarkInfo, Comparison, ComparedEntry, FlipCounts, FlipFilters, FlipPage, FlipRow, FlipSide, FlipSummary, ItemRow, PairedComparison, PickableEntry, PickableGroup } from "./types";
 
 export const FLIP_PAGE_SIZE = 50;
@@ -119,13 +122,22 @@ function side(item: SlimItem | undefined): FlipSide {
 function flipCounts(pairs: { a: boolean; b: boolean }[]): FlipCounts {
   const c = { both: 0, aOnly: 0, bOnly: 0, neither: 0 };
   for (const p of pairs) c[p.a ? (p.b ? "both" : "aOnly") : p.b ? "bOnly" : "neither"]++;
-  return { ...c, pValue: mcnemarExact(c.aOnly, c.bOnly).pValue };
+  return c;
+}
+
+/** Each entry resampled on the plan of their items, per capability and overall: the board ranks on these same resamples. */
+async function resampled(db: Db, ordered: EntryRow[], capabilityIds: string[]) {
+  const scores = await itemScoresOf(db, ordered.map((e) => e.run.id));
+  const vp = versionPlan(capabilityIds, scores.values());
+  const entries = await Promise.all(ordered.map(async (e) => resampleRun(vp, scores.get(e.run.id)!, await submittedOf(db, e.run.id), { strata: true })));
+  return { vp, entries };
 }
 
 /** The scores, intervals, paired bootstraps and flip counts: memoised until the data changes, as the bootstrap is the costly part. */
 async function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, itemsOf: ItemsOf): Promise<Omit<Comparison, "benchmark" | "flipPage">> {
   const capabilityIds = spec.capabilities.map((c) => c.id);
   const items = await Promise.all(ordered.map(itemsOf));
+  const boot = await resampled(db, ordered, capabilityIds);
   const read = await Promise.all(
     ordered.map(async (e) => ({
       caps: await db.select().from(capabilityScores).where(eq(capabilityScores.runId, e.run.id)),
@@ -151,18 +163,14 @@ async function summarize(db: Db, ordered: EntryRow[], spec: BenchmarkSpec, items
   const base = items[0]!;
   ordered.slice(1).forEach((other, i) => {
     const mine = items[i + 1]!;
-    const strata = new Map<string, PairedItem[]>(capabilityIds.map((c) => [c, []]));
     const outcomes = new Map<string, { a: boolean; b: boolean }[]>(capabilityIds.map((c) => [c, []]));
     for (const { key, item } of pairedKeys(base, mine, capabilityIds)) {
-      const a = base.get(key);
-      const b = mine.get(key);
-      strata.get(item.capability)?.push({ weight: item.weight, a: a?.score ?? 0, b: b?.score ?? 0 });
-      outcomes.get(item.capability)?.push({ a: passes(a?.score ?? 0), b: passes(b?.score ?? 0) });
+      outcomes.get(item.capability)?.push({ a: passes(base.get(key)?.score ?? 0), b: passes(mine.get(key)?.score ?? 0) });
     }
-    const boot = stratifiedPairedBootstrap(capabilityIds.map((id) => ({ id, items: strata.get(id)! })));
+    const [a, b] = [boot.entries[0]!, boot.entries[i + 1]!];
     const pair = { a: ordered[0]!.id, b: other.id };
-    for (const id of capabilityIds) differences.push({ ...pair, scope: id, ...boot.strata[id]! });
-    differences.push({ ...pair, scope: "overall", ...boot.overall });
+    capabilityIds.forEach((id, k) => differences.push({ ...pair, scope: id, ...pairedDifference(a.strata![k]!, b.strata![k]!, boot.vp.plan.strata[k]!.weights.length) }));
+    differences.push({ ...pair, scope: "overall", ...pairedDifference(a.overall, b.overall, boot.vp.nItems) });
     flips.push({ ...pair, capabilities: Object.fromEntries(capabilityIds.map((id) => [id, flipCounts(outcomes.get(id)!)])), overall: flipCounts([...outcomes.values()].flat()) });
   });
   const domains = [...new Set(entries.flatMap((e) => Object.values(e.domains).flatMap((d) => Object.keys(d))))].sort();

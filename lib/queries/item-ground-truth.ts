@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { benchmarkVersions, submissions } from "../../db/schema";
 import { loadBenchmark, type Benchmark } from "../benchmark/load-benchmark";
 import type { BenchmarkSpec } from "../benchmark/spec";
-import { scorerOf } from "../scoring/capability-scorers/registry";
+import { loaderOf } from "../benchmark/capability-loaders/registry";
 import type { ItemGroundTruth } from "./types";
 
 const loaded = new Map<string, Promise<Benchmark>>();
@@ -20,5 +20,5 @@ export async function loadItemGroundTruth(db: Db, submissionId: number, capabili
   let p = loaded.get(row.root);
   if (!p) loaded.set(row.root, (p = loadBenchmark(row.root)));
   const cap = (await p).capabilities.find((c) => c.spec.id === capability);
-  return cap ? scorerOf(cap.spec.scorer).groundTruthView(cap, uuid) : null;
+  return cap ? loaderOf(cap.spec.scorer).groundTruthView(cap, uuid) : null;
 }

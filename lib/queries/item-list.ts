@@ -7,7 +7,8 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "../../db/client";
-import { byCodePoint, jsonTextFirst, jsonValid, type JsonPath } from "./sql-dialect";
+import { byCodePoint, jsonTextFirst, jsonValid, jsonValue, type JsonPath } from "./sql-dialect";
+import { divergenceReason, parseDiagnostic } from "./item-reason";
 import { memoByDataVersion } from "./memo";
 import { FULL_MARKS, OUTCOME_IDS, outcomeIdOf, type OutcomeId } from "../scoring/outcome";
 import type { ItemStage, ItemStatus } from "../scoring/item-result";
@@ -31,6 +32,18 @@ const inResult = (db: Db, paths: readonly JsonPath[], chars: number) =>
 
 // An item with no scored turn (missing, errors) keeps the benchmark's question beside its empty trace.
 const TEXT_PATHS = { question: [["trace", -1, "query"], ["question"]], answer: [["trace", -1, "answer"]], reason: [["reason"]], detail: [["detail"]] } as const satisfies Record<string, readonly JsonPath[]>;
+
+/** A stored trajectory diagnostic longer than this (characters of JSON) is not read for a row's reason. */
+export const MAX_DIAGNOSTIC_CHARS = 64 * 1024;
+
+/**
+ * The trajectory diagnostic of a row whose answer the correctness stage judged wrong (its reason
+ * becomes the first divergence: item-reason.ts), cut one past the limit so an over-long one
+ * reads as unusable; null for every other row.
+ */
+const lostAtCorrectness = (db: Db) =>
+  sql`CASE WHEN scorer = 'waterfall' AND status = 'scored' AND stage = 'correctness' AND score < ${FULL_MARKS} AND length(result) <= ${sql.raw(String(MAX_ITEM_RESULT_CHARS))} AND ${jsonValid(db, result)}
+      THEN substr(CAST(${jsonValue(db, result, ["trajectory"])} AS TEXT), 1, ${sql.raw(String(MAX_DIAGNOSTIC_CHARS + 1))}) END`;
 
 /** The outcome as its place in the glossary, so sorting by outcome follows the vocabulary's order. */
 const OUTCOME_RANK = sql.raw(`CASE WHEN status <> 'scored' THEN CASE status ${OUTCOME_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(" ")} END WHEN stage = 'none' THEN ${OUTCOME_IDS.indexOf("missing_turn")} ELSE CASE stage ${OUTCOME_IDS.map((id, i) => `WHEN '${id}' THEN ${i}`).join(" ")} END END`);
@@ -91,7 +104,7 @@ function cut(v: unknown, chars: number): string {
   return s.length > chars ? `${s.slice(0, chars)}…` : s;
 }
 
-type RawRow = ItemSummary & { question: unknown; answer: unknown; reason: unknown; detail: unknown; large: number | boolean };
+type RawRow = ItemSummary & { question: unknown; answer: unknown; reason: unknown; detail: unknown; trajectory: unknown; large: number | boolean };
 
 /** `completed`: the run has completed, so its items are final and the filter values are read once per data version. */
 export async function listItems(db: Db, runId: number, filters: ItemFilters = {}, opts: { showGroundTruth?: boolean; completed?: boolean } = {}): Promise<ItemPage> {
@@ -111,16 +124,21 @@ export async function listItems(db: Db, runId: number, filters: ItemFilters = {}
   const raw = await rows<RawRow>(
     db,
     sql`SELECT capability, domain, uuid, trial, weight, score, status, stage, policy, ${text("question")}, ${text("answer")}, ${text("reason")},
-              ${opts.showGroundTruth ? text("detail") : sql`NULL AS detail`}, length(result) > ${sql.raw(String(MAX_ITEM_RESULT_CHARS))} AS large
+              ${opts.showGroundTruth ? text("detail") : sql`NULL AS detail`}, ${lostAtCorrectness(db)} AS trajectory, length(result) > ${sql.raw(String(MAX_ITEM_RESULT_CHARS))} AS large
        FROM (${pageKeys}) AS k JOIN item_results ON run_id = ${runId} AND capability = k.kc AND uuid = k.ku AND trial = k.kt ORDER BY ${orderBy(db, filters)}`,
   );
-  const items: ItemRow[] = raw.map(({ question, answer, reason, detail, large, ...summary }) => ({
-    ...summary,
-    question: cut(question, ITEM_TEXT_CHARS.question),
-    answer: cut(answer, ITEM_TEXT_CHARS.answer),
-    reason: large ? "This item's stored result is too large to show here." : cut(reason, ITEM_TEXT_CHARS.reason),
-    detail: opts.showGroundTruth ? cut(detail, ITEM_TEXT_CHARS.detail) || null : null,
-  }));
+  const items: ItemRow[] = raw.map(({ question, answer, reason, detail, trajectory, large, ...summary }) => {
+    const shownAnswer = cut(answer, ITEM_TEXT_CHARS.answer);
+    const diagnostic = typeof trajectory === "string" && trajectory.length <= MAX_DIAGNOSTIC_CHARS ? parseDiagnostic(trajectory) : null;
+    const divergence = diagnostic ? divergenceReason(diagnostic, shownAnswer, opts.showGroundTruth ?? false) : null;
+    return {
+      ...summary,
+      question: cut(question, ITEM_TEXT_CHARS.question),
+      answer: shownAnswer,
+      reason: large ? "This item's stored result is too large to show here." : cut(divergence ?? reason, ITEM_TEXT_CHARS.reason),
+      detail: opts.showGroundTruth ? cut(detail, ITEM_TEXT_CHARS.detail) || null : null,
+    };
+  });
   return { rows: items, total, page, pageSize, facets: await (opts.completed ? memoByDataVersion(db, `item-facets\0${runId}`, () => facets(db, runId)) : facets(db, runId)) };
 }
 
@@ -147,6 +165,25 @@ function compareCodePoints(a: string, b: string): number {
   const y = Array.from(b, (c) => c.codePointAt(0)!);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
   return x.length - y.length;
+}
+
+/** Items (item-trials in a run of k trials) that lost points in one capability and domain: what the capability bars and the domain grid link to. */
+export interface LostPointCount {
+  capability: string;
+  domain: string;
+  n: number;
+}
+
+/** One grouped pass over the run's summary index; read once per data version for a completed run. */
+export async function lostPointCounts(db: Db, runId: number, opts: { completed?: boolean } = {}): Promise<LostPointCount[]> {
+  const read = async () =>
+    (
+      await rows<{ capability: string; domain: string; n: number | string }>(
+        db,
+        sql`SELECT capability, domain, count(*) AS n FROM item_results WHERE run_id = ${runId} AND score < ${FULL_MARKS} GROUP BY capability, domain`,
+      )
+    ).map((g) => ({ capability: g.capability, domain: g.domain, n: Number(g.n) }));
+  return opts.completed ? memoByDataVersion(db, `lost-points\0${runId}`, read) : read();
 }
 
 /** Where an item (of a trial: 1 unless given) stands in the list a filter and sort make, with the items before and after it; null when the filter leaves it out. */

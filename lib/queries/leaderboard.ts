@@ -1,4 +1,4 @@
-/** The published leaderboard of a benchmark version, with official tie-aware ranks. */
+/** The published leaderboard of a benchmark version, with official ranks from the paired test (lib/aggregate/rank.ts). */
 import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { distinctList, jsonArrayRows, jsonText, jsonValid } from "./sql-dialect";
@@ -9,6 +9,7 @@ import { findBenchmarkVersion } from "./benchmark-info";
 import { memoByDataVersion } from "./memo";
 import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
 import { entryCost } from "./entry-cost";
+import { rankRuns } from "./resampled-entries";
 import type { TrialStats } from "../aggregate/trials";
 import type { Leaderboard, LeaderboardEntry, ScoreCell } from "./types";
 
@@ -81,7 +82,11 @@ async function readLeaderboard(db: Db, opts: { benchmark?: string; version?: str
       passK: entryPassK(run.trials, run.trialStats),
     };
   });
-  const ranked = orderByRank(entries.map((e) => ({ id: String(e.id), score: e.overall.score, ciLow: e.overall.ciLow, ciHigh: e.overall.ciHigh })));
+  // Ranks come from the compare page's paired test on the version's items (resampled-entries.ts).
+  const submittedOf = (runId: number) => new Set((byRun.get(runId) ?? []).filter((c) => c.submitted).map((c) => c.capability));
+  const runRanks = await rankRuns(db, found.version.id, found.info.capabilities.map((c) => c.id), rows.map((r) => ({ runId: r.run.id, submitted: submittedOf(r.run.id) })));
+  const ranks = new Map(rows.map((r) => [String(r.sub.id), runRanks.get(r.run.id)!]));
+  const ranked = orderByRank(entries.map((e) => ({ id: String(e.id), score: e.overall.score })), ranks);
   const byId = new Map(entries.map((e) => [String(e.id), e]));
   const updated = entries.map((e) => e.date).sort().at(-1) ?? null;
   return { benchmark: found.info, entries: ranked.map((r) => ({ ...byId.get(r.id)!, rank: r.rank })), updatedAt: updated };

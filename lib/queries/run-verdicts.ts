@@ -9,9 +9,10 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import { rows as rawRows, type Db } from "../../db/client";
 import { byCodePoint, jsonText, jsonValid } from "./sql-dialect";
 import { benchmarks, benchmarkVersions, itemResults, scoringRuns, submissions } from "../../db/schema";
-import type { GradeUse } from "../scoring/judges/grade-log";
+import type { GradeUse } from "../judges/grade-log";
 import type { RunManifest } from "../scoring/manifest";
-import { buildVerdictExport, VERDICT_PAGE_SIZE, type ExportSource, type VerdictExport } from "../scoring/verdict-export";
+import { buildVerdictExport, VERDICT_PAGE_SIZE, type ExportSource } from "../scoring/verdict-export";
+import type { VerdictExport } from "../judges/verdict-file";
 import type { ItemStage, ItemStatus } from "../scoring/item-result";
 
 /** A stored manifest, or null for a run scored before manifests were kept (or a row that is not one). */

@@ -1,7 +1,8 @@
 /** Plain data the pages render: no database types cross this line. */
 import type { CostSummary } from "../aggregate/cost";
 import type { TrialStats } from "../aggregate/trials";
-import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, ScorerName, TrajectoryDiagnostic } from "../scoring/item-result";
+import type { EvaluatorEvidence, FunnelBucket, ItemResult, ItemStage, ItemStatus, TrajectoryDiagnostic } from "../scoring/item-result";
+import type { ScorerName } from "../benchmark/spec";
 import type { IntegrityFlagKind } from "../scoring/integrity-flags";
 import type { RunManifest } from "../scoring/manifest";
 import type { OutcomeId } from "../scoring/outcome";
@@ -66,6 +67,13 @@ export interface LeaderboardEntry {
   trials: number;
   /** pass^k in points (items solved in all k trials, weighted), overall and per capability; null unless k > 1. */
   passK: { overall: number; capabilities: Record<string, number> } | null;
+  /** The submission's own links (paper, code, …), http(s) only, for the board (entry-links.ts); absent when it gave none. */
+  links?: EntryLink[];
+}
+
+export interface EntryLink {
+  name: string;
+  href: string;
 }
 
 /** What an entry cost to run, as its bundle reported it (never part of a score); null when unknown. */
@@ -422,18 +430,17 @@ export interface PairedComparison {
   diff: number;
   ciLow: number;
   ciHigh: number;
+  /** The 95% paired-bootstrap interval excludes 0 on the side of `diff`: on `overall`, the board never gives the two one rank. */
   significant: boolean;
   nItems: number;
 }
 
-/** Items by outcome in two entries, where an item passes with full marks (score 1); McNemar's exact test on the discordant ones. */
+/** Items by outcome in two entries, where an item passes with full marks (score 1): counts that show where a difference comes from, not a test. */
 export interface FlipCounts {
   both: number;
   aOnly: number;
   bOnly: number;
   neither: number;
-  /** Two-sided exact McNemar p-value on aOnly vs bOnly. */
-  pValue: number;
 }
 
 /** Entry B against the baseline A, item by item. */

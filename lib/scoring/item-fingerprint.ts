@@ -19,9 +19,9 @@ import { createHash } from "node:crypto";
 import type { AgentOutput } from "../formats/eval-dataset";
 import type { PredictedDialogue, ToolCall } from "../formats/dialogue";
 import type { TrialPredictions } from "../validate/validate-bundle";
-import type { ScorerName } from "./item-result";
-import { answerText } from "./answer-values";
-import { canonicalJson } from "./canonical-json";
+import type { ScorerName } from "../benchmark/spec";
+import { answerText } from "../judges/answer-values";
+import { canonicalJson } from "../formats/canonical-json";
 
 /** What a fingerprint hashes, by version; version 1 (unprefixed) had no edge trimming, no invisible characters dropped, no repeated calls merged. */
 export const FINGERPRINT_VERSION = 2;

@@ -2,20 +2,17 @@
  * What scoring stores per ground-truth item: one discriminated union by scorer. A waterfall
  * item carries its turns, verdicts and replay; an evaluator item carries its evaluator's
  * evidence. Both carry the funnel bucket, computed here once, and the two halves of their
- * evidence: a public `reason` and a private `detail` (see `judges/grader.ts`).
+ * evidence: a public `reason` and a private `detail` (see lib/judges/grader.ts).
  */
 import type { SourceKind } from "../benchmark/item-weight";
 import type { EvalKind } from "../formats/eval-dataset";
 import type { Turn } from "../formats/dialogue";
 import type { ReplayMode } from "../replay/replay-port";
-import type { EvalItemResult } from "./evaluators/result";
-import type { GradeUse } from "./judges/grade-log";
-import type { CallPairing } from "./evaluators/trajectory-compare";
+import type { EvalItemResult } from "../evaluators/result";
+import type { GradeUse } from "../judges/grade-log";
+import type { CallPairing } from "../evaluators/trajectory-compare";
 import type { TurnStatus } from "./waterfall";
 import type { PolicyOutcome, StageName, Verdict } from "./verdict";
-
-export type ScorerName = "waterfall" | EvalKind;
-export const SCORER_NAMES: readonly ScorerName[] = ["waterfall", "qa", "trajectory", "report"];
 
 /**
  * - `scored`: the item has a score of its own (possibly 0).
@@ -127,10 +124,6 @@ export interface EvaluatorItemResult extends ItemCommon {
 }
 
 export type ItemResult = WaterfallItemResult | EvaluatorItemResult;
-
-export const itemKey = (capability: string, uuid: string) => `${capability}\0${uuid}`;
-/** An item of one trial: what a run stores once (the unique index is run, capability, uuid, trial). */
-export const trialItemKey = (capability: string, uuid: string, trial: number) => `${capability}\0${uuid}\0${trial}`;
 
 /** Items that hold a run back: the judge or the environment failed on them. */
 export const isUnjudged = (i: Pick<ItemResult, "status">) => i.status === "judge_error" || i.status === "replay_error";

@@ -6,16 +6,17 @@
  */
 import { z } from "zod";
 import type { BenchmarkContentParts } from "../benchmark/content-hash";
-import { formatZodIssues } from "../benchmark/spec";
+import { formatZodIssues } from "../formats/zod-issues";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
-import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, DEFAULT_QA_TEMPLATE, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, discoveryMessages, scoreMessages, TEMPLATE_SPECS, type TemplateSpec } from "./evaluators/prompts";
-import { sha256 } from "./judges/grade-cache";
-import type { GradeUse } from "./judges/grade-log";
-import type { RecordedJudge } from "./judges/judge-settings";
-import { promptHashOf } from "./judges/grade-prompt";
-import { buildPrompt } from "./judges/prompts";
-import { trialItemKey, type ItemResult } from "./item-result";
+import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, DEFAULT_QA_TEMPLATE, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, discoveryMessages, scoreMessages, TEMPLATE_SPECS, type TemplateSpec } from "../evaluators/prompts";
+import { sha256 } from "../formats/sha256";
+import type { GradeUse } from "../judges/grade-log";
+import type { RecordedJudge } from "../judges/judge-settings";
+import { promptHashOf } from "../judges/grade-prompt";
+import { buildPrompt } from "../judges/prompts";
+import type { ItemResult } from "./item-result";
+import { trialItemKey } from "../benchmark/item-key";
 
 /** What Agentboard was when it scored: the package version, and the commit when the caller knows it. */
 export interface AgentboardVersion {

@@ -8,10 +8,11 @@ import type { ReplayPort } from "../replay/replay-port";
 import type { Submission } from "../validate/validate-bundle";
 import type { ItemTask } from "./capability-scorers/capability-scorer";
 import { scorerOf } from "./capability-scorers/registry";
-import type { Grader } from "./judges/grader";
-import { loggingGrader, withGradeLog } from "./judges/grade-log";
-import { itemKey, trialItemKey, type ItemResult } from "./item-result";
-import { mapPool } from "./limit";
+import type { Grader } from "../judges/grader";
+import { loggingGrader, withGradeLog } from "../judges/grade-log";
+import type { ItemResult } from "./item-result";
+import { itemKey, trialItemKey } from "../benchmark/item-key";
+import { mapPool } from "../judges/limit";
 import type { ScoreThreads } from "./score-threads";
 
 export interface ScoreOptions {

@@ -13,12 +13,12 @@
  * scored on the calling thread.
  */
 import { Worker } from "node:worker_threads";
-import { groundTruthFiles } from "../benchmark/ground-truth-index";
+import { groundTruthFiles } from "../validate/ground-truth-index";
 import { loadBenchmarkSpec } from "../benchmark/load-benchmark";
 import type { ValidationLimits } from "../validate/limits";
-import { scorerOf } from "./capability-scorers/registry";
+import { readerOf } from "../validate/outputs-readers/registry";
 import type { ItemResult } from "./item-result";
-import type { JudgeSettings } from "./judges/judge-settings";
+import type { JudgeSettings } from "../judges/judge-settings";
 
 export interface ScoreThreadOptions {
   /** The worker's entry module: score-worker.ts (through a TypeScript loader) or its bundled .mjs. */
@@ -73,7 +73,7 @@ export const TAKEN_BY_WORKER = 2;
  */
 export async function startScoreThreads(opts: ScoreThreadOptions): Promise<ScoreThreads> {
   const { spec } = await loadBenchmarkSpec(opts.benchmark);
-  const files = groundTruthFiles(opts.benchmark, spec.capabilities.filter((c) => scorerOf(c.scorer).records)) ?? [];
+  const files = groundTruthFiles(opts.benchmark, spec.capabilities.filter((c) => readerOf(c.scorer).records)) ?? [];
   const shards = files.map((f) => ({ capability: f.capability.id, domain: f.domain }));
   const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, shards.length)));
   const indexOf = new Map(shards.map((sh, i) => [`${sh.capability}\0${sh.domain}`, i]));

@@ -6,7 +6,7 @@
  * reports diagnostics.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { indexBenchmark } from "../benchmark/ground-truth-index";
+import { indexBenchmark } from "../validate/ground-truth-index";
 import { loadBenchmark, loadBenchmarkSpec } from "../benchmark/load-benchmark";
 import { createNoReplay, createRecordedReplay } from "../replay/recorded-replay";
 import { mapLayout } from "../validate/bundle-layout";
@@ -15,9 +15,11 @@ import { resolveLimits } from "../validate/limits";
 import { checkOutputsFile } from "../validate/outputs-file";
 import { DiagnosticSink } from "../formats/diagnostic";
 import type { Submission } from "../validate/validate-bundle";
+import { loaderOf } from "../benchmark/capability-loaders/registry";
+import { readerOf } from "../validate/outputs-readers/registry";
 import { scorerOf } from "./capability-scorers/registry";
-import { createGrader } from "./judges/judge-settings";
-import { mapPool } from "./limit";
+import { createGrader } from "../judges/judge-settings";
+import { mapPool } from "../judges/limit";
 import { TAKEN_BY_WORKER, WAITING, type ScoreWorkerData, type ShardReply } from "./score-threads";
 
 const port = parentPort;
@@ -59,13 +61,13 @@ if (port) {
     if (!cap) throw new Error(`no ground truth for ${m.capability}/${m.domain}`);
     const index = indexBenchmark(benchmark).capabilities.find((c) => c.spec.id === m.capability)!;
     const scorer = scorerOf(cap.spec.scorer);
-    const reader = scorer.records!;
+    const reader = readerOf(cap.spec.scorer).records!;
     const submission: Submission = { sha256: "", capabilities: new Map(), outputs: new Map(), origins: new Map(), metadata: null };
     const byPath = new Map(source.files.map((f) => [f.path, f]));
     for (const ref of layout.domainFiles) {
       // Shards are trial 1's: the calling thread scores a bundle's other trials itself (score-bundle.ts).
       if (ref.capability.id !== m.capability || ref.domain !== m.domain || ref.trial !== 1) continue;
-      const job = { path: ref.path, domain: ref.domain, domainKnown: true, pythonValues: scorer.readsPythonValues, keep: true };
+      const job = { path: ref.path, domain: ref.domain, domainKnown: true, pythonValues: loaderOf(cap.spec.scorer).readsPythonValues, keep: true };
       const checked = await checkOutputsFile(byPath.get(ref.path)!, job, reader, limits);
       if (checked.outcome === "read") reader.admit({ cap: index, domain: ref.domain, file: ref.path, reads: checked.reads, sink: new DiagnosticSink(ref.path), submission, ids: new Set() });
     }

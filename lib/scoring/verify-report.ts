@@ -13,9 +13,10 @@
  * An item differs when its status, stage or score does; its reasons are the judge's where one of
  * its grades was missing or changed, else the run-level kinds that differ.
  */
-import { trialItemKey, type ItemResult } from "./item-result";
+import type { ItemResult } from "./item-result";
+import { trialItemKey } from "../benchmark/item-key";
 import { gradeDigestLine, gradesDigest, judgePromptHashes, trialOf, type AgentboardVersion, type RunManifest } from "./manifest";
-import type { ExportedGrade, ExportedItem, VerdictExport } from "./verdict-export";
+import type { ExportedGrade, ExportedItem, VerdictExport } from "../judges/verdict-file";
 
 export type DifferenceKind = "bundle" | "benchmark" | "version" | "judge" | "replay";
 export const DIFFERENCE_KINDS: readonly DifferenceKind[] = ["bundle", "benchmark", "version", "judge", "replay"];

@@ -6,8 +6,8 @@
 import type { ResolvedPolicy } from "../benchmark/policy";
 import type { AnswerValue, Turn } from "../formats/dialogue";
 import { pythonStr } from "../formats/python-str";
-import { answerText } from "./answer-values";
-import { gradeSafely, type GradeRequest, type Grader } from "./judges/grader";
+import { answerText } from "../judges/answer-values";
+import { gradeSafely, type GradeRequest, type Grader } from "../judges/grader";
 import { checkExactMatch } from "./stages/exact-match-stage";
 import { checkPolicy } from "./stages/policy-stage";
 import { vakraAnswerString, vakraNormalise, vakraPredictionString } from "./vakra-strings";

@@ -44,8 +44,10 @@ export async function registerBenchmark(db: Db, root: string, opts: RegisterOpti
     await tx.insert(benchmarks).values({ slug, title, description, createdAt: opts.now }).onConflictDoNothing();
     const [b] = await tx.select({ id: benchmarks.id }).from(benchmarks).where(eq(benchmarks.slug, slug)).limit(1);
     await tx.update(benchmarks).set({ title, description }).where(eq(benchmarks.id, b!.id));
-    if (opts.isDefault) {
-      // One default benchmark: the one `/` shows.
+    // One default benchmark: the one `/` shows and new GitHub submissions go to. A board's first
+    // benchmark is it until another is made the default (a VAKRA import registered by `submit`).
+    const [current] = await tx.select({ id: benchmarks.id }).from(benchmarks).where(eq(benchmarks.isDefault, true)).limit(1);
+    if (opts.isDefault || !current) {
       await tx.update(benchmarks).set({ isDefault: false });
       await tx.update(benchmarks).set({ isDefault: true }).where(eq(benchmarks.id, b!.id));
     }

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { gradeCache } from "../../db/schema";
-import type { GradeCache } from "../scoring/judges/grade-cache";
+import type { GradeCache } from "../judges/grade-cache";
 import { isBusy, retryBusy, writeTx } from "./db-busy";
 
 /** A transient failure after the retries reads as `fallback`; any other error is thrown. */

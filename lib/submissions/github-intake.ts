@@ -77,7 +77,7 @@ export interface IntakeOptions {
 export class NoDefaultBenchmarkError extends Error {
   override readonly name = "NoDefaultBenchmarkError";
   constructor() {
-    super("no default benchmark in the database");
+    super("no benchmark in the database for new submissions");
   }
 }
 

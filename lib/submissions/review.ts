@@ -31,12 +31,12 @@ export type ReviewActionName = ReviewAction["name"];
 export const REVIEW_ACTIONS: readonly ReviewActionName[] = ["approve", "reject", "rescore", "withdraw", "restore"];
 
 /** The actions a front end asks the maintainer to confirm first (the server refuses them unconfirmed). */
-export const CONFIRMED_ACTIONS = ["reject", "withdraw", "approve"] as const satisfies readonly ReviewActionName[];
+export const CONFIRMED_ACTIONS = ["reject", "withdraw", "approve", "rescore"] as const satisfies readonly ReviewActionName[];
 export type ConfirmedAction = (typeof CONFIRMED_ACTIONS)[number];
 
-/** Reject and withdraw take an entry away; approving a flagged entry publishes what its flags question. */
+/** Reject, withdraw and rescore take an entry off the board (a rescore until its new run is approved); approving a flagged entry publishes what its flags question. */
 export function needsConfirmation(action: ReviewActionName, flagged: boolean): boolean {
-  return action === "reject" || action === "withdraw" || (action === "approve" && flagged);
+  return action === "reject" || action === "withdraw" || action === "rescore" || (action === "approve" && flagged);
 }
 
 export function isConfirmedAction(value: string | undefined): value is ConfirmedAction {

@@ -12,12 +12,14 @@ import type { Db, Tx } from "../../db/client";
 import { auditLog, capabilityScores, domainScores, itemResults, jobs, scoringRuns, submissions } from "../../db/schema";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import type { ReplayPort } from "../replay/replay-port";
-import type { Grader } from "../scoring/judges/grader";
-import type { RecordedJudge } from "../scoring/judges/judge-settings";
-import { isUnjudged, itemKey, trialItemKey, type ItemResult } from "../scoring/item-result";
+import type { Grader } from "../judges/grader";
+import type { RecordedJudge } from "../judges/judge-settings";
+import { isUnjudged, type ItemResult } from "../scoring/item-result";
+import { itemKey, trialItemKey } from "../benchmark/item-key";
 import type { AgentboardVersion } from "../scoring/manifest";
-import { scoreBundle } from "../scoring/score-bundle";
+import { scoreBundle } from "../aggregate/score-bundle";
 import type { ValidationLimits } from "../validate/limits";
+import { storedOverallResamples } from "../queries/resampled-entries";
 import { runItemSummary } from "../queries/submission";
 import { benchmarkOfVersion } from "./benchmarks";
 import { BundleLostError, localBundle, lostReason } from "./bundle-storage";
@@ -317,6 +319,9 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
     // What the run's items add up to (funnel, trajectory and evaluator means), stored with the
     // run: its items never change once it completes, so its page reads one value, not every item.
     const itemSummary = await retryBusy(() => runItemSummary(db, run.id, benchmark.spec));
+    // Likewise its overall resampled on the version's plan: the board ranks runs by these.
+    const submitted = new Set(Object.entries(results.capabilities).filter(([, c]) => c.submitted).map(([id]) => id));
+    const overallResamples = await retryBusy(() => storedOverallResamples(db, run.id, benchmark.spec.capabilities.map((c) => c.id), submitted));
     const at = deps.now();
     // Another worker took the job over while this one was slow: it publishes, this one does not.
     const published = await fenced(async (tx): Promise<JobOutcome> => {
@@ -337,7 +342,7 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
       }
       await tx
         .update(scoringRuns)
-        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest: results.manifest, trials: results.trials, trialStats: results.trialStats, itemSummary, finishedAt: at })
+        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest: results.manifest, trials: results.trials, trialStats: results.trialStats, itemSummary, overallResamples, finishedAt: at })
         .where(eq(scoringRuns.id, run.id));
       await tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id));
       await tx.update(submissions).set({ currentRunId: run.id }).where(eq(submissions.id, sub.id));

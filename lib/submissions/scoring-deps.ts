@@ -10,7 +10,7 @@ import { loadGroundTruthStore } from "../replay/groundtruth-file";
 import { createMcpReplay } from "../replay/mcp-replay";
 import { createNoReplay, createRecordedReplay } from "../replay/recorded-replay";
 import type { ReplayPort } from "../replay/replay-port";
-import { createGrader, recordedJudge, resolveJudgeSettings, type GraderTransport } from "../scoring/judges/judge-settings";
+import { createGrader, recordedJudge, resolveJudgeSettings, type GraderTransport } from "../judges/judge-settings";
 import type { AgentboardVersion } from "../scoring/manifest";
 import pkg from "../../package.json";
 import { validationLimitsFromEnv } from "../validate/limit-settings";

@@ -5,7 +5,7 @@
  * capability's folder, files other than `<domain>.json` are report files its outputs may name.
  * A bundle of k trials holds `trial_1/ … trial_k/` at its top, each laid out as a bundle.
  */
-import { scorerOf } from "../scoring/capability-scorers/registry";
+import { readerOf } from "./outputs-readers/registry";
 import type { Diagnostic } from "../formats/diagnostic";
 import type { CapabilitySpec } from "../benchmark/spec";
 import { defaultValidationLimits } from "./limits";
@@ -159,7 +159,7 @@ function mapTrial(files: readonly { full: string; rel: string }[], capabilities:
     }
     if (parts.length !== 2 || !name.endsWith(".json")) {
       // An evaluator capability's other files are the reports its outputs name (report_path).
-      if (scorerOf(capability.scorer).outputsNameFiles) {
+      if (readerOf(capability.scorer).outputsNameFiles) {
         attachments.push(full);
         continue;
       }

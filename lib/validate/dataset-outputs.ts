@@ -12,7 +12,7 @@ import type { AgentOutput, EvalKind } from "../formats/eval-dataset";
 import { reportFiles, type FileSource } from "../formats/eval-load";
 import { readOutputsFile } from "../formats/eval-outputs";
 import { MAX_JSON_DEPTH, scanJson, tooDeepAt } from "../formats/read-json";
-import { outputGap } from "../scoring/evaluators/evaluator";
+import { outputGap } from "../evaluators/evaluator";
 import type { BundleFile } from "./bundle-source";
 import { defaultValidationLimits, type ValidationLimits } from "./limits";
 

@@ -8,9 +8,9 @@
  * leaves its files to the calling thread, which checks them the same way.
  */
 import { Worker } from "node:worker_threads";
-import type { DialogueRead } from "../scoring/capability-scorers/capability-scorer";
-import { recordReaderOf } from "../scoring/capability-scorers/record-readers";
-import type { ScorerName } from "../scoring/item-result";
+import type { DialogueRead } from "./outputs-readers/outputs-reader";
+import { recordReaderOf } from "./outputs-readers/record-readers";
+import type { ScorerName } from "../benchmark/spec";
 import type { BundleFile } from "./bundle-source";
 import type { ValidationLimits } from "./limits";
 import { checkOutputsFile, type OutputsFileCheck, type OutputsFileJob } from "./outputs-file";

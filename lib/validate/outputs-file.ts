@@ -7,7 +7,7 @@
  */
 import { DiagnosticSink, DiagnosticStore, preview, type Diagnostic } from "../formats/diagnostic";
 import { readJson, scanJson } from "../formats/read-json";
-import type { DialogueRead, RecordReader } from "../scoring/capability-scorers/capability-scorer";
+import type { DialogueRead, RecordReader } from "./outputs-readers/outputs-reader";
 import type { BundleFile } from "./bundle-source";
 import type { ValidationLimits } from "./limits";
 import { checkStringLimits } from "./string-limits";

@@ -18,13 +18,8 @@ export interface CapabilityCoverage {
   domains: Record<string, DomainCoverage>;
 }
 
-export interface ValidationReport {
-  schema: "agentboard.validation/1";
-  valid: boolean;
-  bundle: { location: string; kind: "zip" | "folder" | "unknown"; sha256: string | null; files: number };
-  benchmark: { slug: string; version: string };
-  /** `dialogues` counts every trial's; `trials` is k for a bundle of `trial_1/ … trial_k/`, 1 for a plain bundle. */
-  summary: { errors: number; warnings: number; records: number; dialogues: number; trials: number; submittedCapabilities: string[] };
+/** A report's diagnostics: what is listed, what is only counted. */
+export interface DiagnosticLists {
   /** Errors in file order (the one saying validation stopped first, when it did); at most `errorLimit` and the store's caps are listed. */
   errors: Diagnostic[];
   /** Errors counted but not listed: `summary.errors - errors.length`. */
@@ -36,6 +31,15 @@ export interface ValidationReport {
   /** Warnings counted but not listed. */
   warningsOmitted: number;
   warningCounts: Record<string, number>;
+}
+
+export interface ValidationReport extends DiagnosticLists {
+  schema: "agentboard.validation/1";
+  valid: boolean;
+  bundle: { location: string; kind: "zip" | "folder" | "unknown"; sha256: string | null; files: number };
+  benchmark: { slug: string; version: string };
+  /** `dialogues` counts every trial's; `trials` is k for a bundle of `trial_1/ … trial_k/`, 1 for a plain bundle. */
+  summary: { errors: number; warnings: number; records: number; dialogues: number; trials: number; submittedCapabilities: string[] };
   coverage: Record<string, CapabilityCoverage>;
   metadata: Record<string, unknown> | null;
   /**
@@ -52,7 +56,7 @@ const WARNINGS_PER_CODE = 5;
  * error saying validation stopped) is listed first whatever the caps kept: a reader shown only
  * the first few errors must still learn that the counts are a lower bound.
  */
-export function summariseDiagnostics(store: DiagnosticStore, errorLimit: number, first?: Diagnostic) {
+export function summariseDiagnostics(store: DiagnosticStore, errorLimit: number, first?: Diagnostic): DiagnosticLists & { errorCount: number; warningCount: number } {
   const errors: Diagnostic[] = first && errorLimit > 0 ? [first] : [];
   const warnings: Diagnostic[] = [];
   const shown: Record<string, number> = {};
@@ -75,6 +79,11 @@ export function summariseDiagnostics(store: DiagnosticStore, errorLimit: number,
     warningCounts: { ...store.warningCounts },
     warningCount: store.warningCount,
   };
+}
+
+/** The lists a report carries, from the summary (its totals go into the report's `summary`). */
+export function diagnosticLists({ errors, errorsOmitted, errorCounts, warnings, warningsOmitted, warningCounts }: DiagnosticLists): DiagnosticLists {
+  return { errors, errorsOmitted, errorCounts, warnings, warningsOmitted, warningCounts };
 }
 
 export interface MarkdownOptions {

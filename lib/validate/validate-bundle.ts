@@ -3,12 +3,12 @@
  * plus the normalised predictions, so scoring never parses a file twice.
  */
 import { parse as parseYaml } from "yaml";
-import { indexBenchmark, type GroundTruthIndex } from "../benchmark/ground-truth-index";
+import { indexBenchmark, type GroundTruthIndex } from "./ground-truth-index";
 import type { Benchmark } from "../benchmark/load-benchmark";
 import { DiagnosticSink, DiagnosticStore, preview, type Diagnostic } from "../formats/diagnostic";
 import type { PredictedDialogue } from "../formats/dialogue";
 import type { AgentOutput } from "../formats/eval-dataset";
-import { scorerOf } from "../scoring/capability-scorers/registry";
+import { loaderOf } from "../benchmark/capability-loaders/registry";
 import { readJson, scanJson, tooDeepAt } from "../formats/read-json";
 import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
 import { mapLayout, type BundleLayout } from "./bundle-layout";
@@ -19,9 +19,10 @@ import { checkStringLimits } from "./string-limits";
 import { bundleFiles } from "./dataset-outputs";
 import { checkOutputsFile, readEntry, readOutputsJson, type OutputsFileCheck } from "./outputs-file";
 import { startFileThreads, type FileThreadOptions } from "./file-threads";
+import { readerOf } from "./outputs-readers/registry";
 import { boundHeap } from "./heap-bound";
 import { createWorkBudget } from "./work-budget";
-import { summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
+import { diagnosticLists, summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
 /** One trial's predictions (a plain bundle is one trial). */
 export interface TrialPredictions {
@@ -134,15 +135,15 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   // worth it), then absorbed and admitted here in bundle order: the report is the same either way.
   const jobs = layout.domainFiles.map((ref) => {
     const cap = benchmark.capabilities.find((c) => c.spec.id === ref.capability.id)!;
-    const scorer = scorerOf(cap.spec.scorer);
-    const job = { path: ref.path, domain: ref.domain, pythonValues: scorer.readsPythonValues, keep, scorer: cap.spec.scorer };
-    return { ref, cap, scorer, job, known: cap.domains.has(ref.domain), file: byPath.get(ref.path)! };
+    const reader = readerOf(cap.spec.scorer);
+    const job = { path: ref.path, domain: ref.domain, pythonValues: loaderOf(cap.spec.scorer).readsPythonValues, keep, scorer: cap.spec.scorer };
+    return { ref, cap, reader, job, known: cap.domains.has(ref.domain), file: byPath.get(ref.path)! };
   });
   // A file of a domain the benchmark does not have is refused by its name: never read or parsed.
   const readable = jobs.map((j) => (j.known ? j.file : undefined));
-  const threadBytes = jobs.reduce((n, j, i) => n + (j.scorer.records && readable[i] ? j.file.size : 0), 0);
+  const threadBytes = jobs.reduce((n, j, i) => n + (j.reader.records && readable[i] ? j.file.size : 0), 0);
   const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits, opts.boundHeap) : undefined;
-  const onThreads = jobs.map((j, i) => !!threads && !!j.scorer.records && !!readable[i]);
+  const onThreads = jobs.map((j, i) => !!threads && !!j.reader.records && !!readable[i]);
   const budget = createWorkBudget(limits, store, source.location, jobs.length);
   const checks = new Map<number, Promise<OutputsFileCheck>>();
   try {
@@ -154,32 +155,32 @@ export async function validateSource(source: BundleSource, target: ValidationTar
       for (; queued < Math.min(end, jobs.length); queued++) if (onThreads[queued]) checks.set(queued, threads!.check(jobs[queued]!.file, jobs[queued]!.job));
     };
     const fileAt = readAhead(readable.map((f, i) => (onThreads[i] ? undefined : f)), READ_AHEAD, limits.maxFileBytes);
-    for (const [i, { ref, cap, scorer, job, known }] of jobs.entries()) {
+    for (const [i, { ref, cap, reader, job, known }] of jobs.entries()) {
       if (budget.stopBefore(i)) break;
       const sink = new DiagnosticSink(ref.path, store);
       if (!known) {
         sink.error("unknown_domain", unknownDomain(ref.domain, cap));
         continue;
       }
-      if (scorer.records) {
+      if (reader.records) {
         if (threads) queueUpTo(i + 1 + threads.depth);
-        const checked = await (checks.get(i) ?? checkOutputsFile(fileAt(i), job, scorer.records, limits));
+        const checked = await (checks.get(i) ?? checkOutputsFile(fileAt(i), job, reader.records, limits));
         checks.delete(i);
         store.absorb(checked.diagnostics);
         if (checked.outcome !== "read") continue;
         const mine = admitted[ref.trial - 1]!;
         const ids = mine.get(cap.spec.id) ?? new Set<string>();
         mine.set(cap.spec.id, ids);
-        if (scorer.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids })) recordUsage = true;
+        if (reader.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids })) recordUsage = true;
         budget.countRecords(checked.records, ref.path);
         if (opts.boundHeap) boundHeap();
         continue;
       }
-      const value = await readOutputsJson(fileAt(i), sink, limits, scorer.readsPythonValues);
+      const value = await readOutputsJson(fileAt(i), sink, limits, job.pythonValues);
       if (value === undefined) continue;
       // Oversize strings would reach prompts, storage and pages: refuse the file before any reader keeps one.
       if (checkStringLimits(value, sink, limits) > 0) continue;
-      budget.countRecords(await scorer.readOutputs!({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission: trials[ref.trial - 1]! }), ref.path);
+      budget.countRecords(await reader.readOutputs!({ cap, domain: ref.domain, file: ref.path, value, sink, source: files, submission: trials[ref.trial - 1]! }), ref.path);
     }
   } finally {
     await threads?.close();
@@ -190,7 +191,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
     if (!named.has(file)) store.add({ severity: "warning", code: "ignored_file", file, message: "not an outputs file (<capability_dir>/<domain>.json) and no output's report_path names it; ignored" });
   }
 
-  const idsOf = (trial: number, capability: string) => admitted[trial - 1]!.get(capability) ?? scorerOf(benchmark.capabilities.find((c) => c.spec.id === capability)!.spec.scorer).predicted?.(trials[trial - 1]!, capability);
+  const idsOf = (trial: number, capability: string) => admitted[trial - 1]!.get(capability) ?? readerOf(benchmark.capabilities.find((c) => c.spec.id === capability)!.spec.scorer).predicted?.(trials[trial - 1]!, capability);
   // Trials read in part would differ by the files not read: compared only when all were.
   if (k > 1 && budget.stopped === undefined) checkTrialItems(benchmark, layout, idsOf, store);
   const minTrials = benchmark.spec.trials?.min;
@@ -358,9 +359,9 @@ function buildReport(
   const s = summariseDiagnostics(store, opts.errorLimit ?? 1000, stopped);
   const submitted = new Set([...admitted.keys(), ...submittedCapabilities(predicted)]);
   const coverage: Record<string, CapabilityCoverage> = {};
-  const idsOf = (capability: string, scorer: ReturnType<typeof scorerOf>) => admitted.get(capability) ?? scorer.predicted?.(predicted, capability);
+  const idsOf = (capability: string, reader: ReturnType<typeof readerOf>) => admitted.get(capability) ?? reader.predicted?.(predicted, capability);
   for (const cap of benchmark.capabilities) {
-    const ids = idsOf(cap.spec.id, scorerOf(cap.spec.scorer));
+    const ids = idsOf(cap.spec.id, readerOf(cap.spec.scorer));
     const c: CapabilityCoverage = { directory: cap.spec.directory, label: cap.spec.label, submitted: ids !== undefined, expected: 0, predicted: 0, missing: 0, domains: {} };
     for (const [domain, gts] of cap.domains) {
       const missingUuids = gts.filter((g) => !ids?.has(g.uuid)).map((g) => g.uuid);
@@ -384,12 +385,7 @@ function buildReport(
       trials: counts.trials,
       submittedCapabilities: benchmark.capabilities.map((c) => c.spec.id).filter((id) => submitted.has(id)),
     },
-    errors: s.errors,
-    errorsOmitted: s.errorsOmitted,
-    errorCounts: s.errorCounts,
-    warnings: s.warnings,
-    warningsOmitted: s.warningsOmitted,
-    warningCounts: s.warningCounts,
+    ...diagnosticLists(s),
     coverage,
     metadata,
     ...(stopped ? { stopped: stopped.message } : {}),

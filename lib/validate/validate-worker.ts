@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { recordReaderOf } from "../scoring/capability-scorers/record-readers";
+import { recordReaderOf } from "./outputs-readers/record-readers";
 import { pack, type ThreadReply, type ThreadRequest } from "./file-threads";
 import type { ValidationLimits } from "./limits";
 import { boundHeap, enableCollector } from "./heap-bound";

@@ -5,8 +5,8 @@
  */
 import { loadBenchmark } from "../../lib/benchmark/load-benchmark";
 import { createRecordedReplay } from "../../lib/replay/recorded-replay";
-import { createGrader } from "../../lib/scoring/judges/judge-settings";
-import { scoreBundle } from "../../lib/scoring/score-bundle";
+import { createGrader } from "../../lib/judges/judge-settings";
+import { scoreBundle } from "../../lib/aggregate/score-bundle";
 import { validateBundle } from "../../lib/validate/validate-bundle";
 import { startFakeJudge } from "./fake-judge";
 

@@ -1,5 +1,5 @@
 /** The capability table printed by `score` and the main job. */
-import type { ScoreResults } from "../../lib/scoring/score-results";
+import type { ScoreResults } from "../../lib/aggregate/score-results";
 
 const f1 = (n: number) => n.toFixed(1);
 

@@ -37,7 +37,7 @@ export async function githubIntake(db: Db, log: (line: string) => void, options:
   try {
     return { intake: await createGitHubIntake(db, settings, { log, ...(options.signal ? { signal: options.signal } : {}), ...(options.storage ? { storage: options.storage } : {}) }), repo: settings.repo };
   } catch (err) {
-    if (err instanceof NoDefaultBenchmarkError) throw new CliError(`${err.message}: run \`npm run start:demo\` or \`npm run cli -- submit\` first`, 2);
+    if (err instanceof NoDefaultBenchmarkError) throw new CliError(`${err.message}: \`./agentboard submit <bundle> --benchmark <folder>\` registers one (a board's first benchmark is its default), or \`npm run start:demo\` loads the demo`, 2);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 /** The CLI's side of the one judge factory: its errors are usage errors (exit 2). */
-import type { Grader } from "../../lib/scoring/judges/grader";
-import { checkJudgeEnvironment, createGrader, JudgeSettingsError, resolveJudgeSettings, type JudgeSettings, type JudgeSources } from "../../lib/scoring/judges/judge-settings";
+import type { Grader } from "../../lib/judges/grader";
+import { checkJudgeEnvironment, createGrader, JudgeSettingsError, resolveJudgeSettings, type JudgeSettings, type JudgeSources } from "../../lib/judges/judge-settings";
 import { usageError } from "./cli-errors";
 
 export function judgeSettingsOrFail(sources: JudgeSources, prefix = ""): JudgeSettings {

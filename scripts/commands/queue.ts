@@ -33,6 +33,8 @@ export interface SubmitFlags {
   judge?: string;
   judgeModel?: string;
   replay?: string;
+  /** Make the benchmark the board's default (the one `/` shows, where GitHub submissions go). */
+  default?: boolean;
 }
 
 function positiveMs(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
@@ -64,7 +66,7 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
   const storage = storageOrFail();
   const db = await connectDatabase(flags.db);
   try {
-    const { versionId, benchmark } = await benchmarkOrFail(() => registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date(), storage }));
+    const { versionId, benchmark } = await benchmarkOrFail(() => registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date(), storage, ...(flags.default ? { isDefault: true } : {}) }));
     const judge = flags.judge || flags.judgeModel ? judgeSettingsOrFail({ flags, env: process.env, config: benchmark.spec.judge }) : undefined;
     if (judge?.kind === "verdicts") throw usageError("a submission is judged by rules or openai; the verdicts judge re-scores a run (agentboard verify)");
     const run = {
@@ -90,13 +92,13 @@ function submitNextSteps(out: { submissionId: number; created: boolean; state: s
   const page = `${(at.publicUrl?.trim() ?? "").replace(/\/+$/, "")}/submissions/${out.submissionId}`;
   const db = at.db ? ` --db ${at.db}` : "";
   if (out.state === "invalid") {
-    return `Submission ${out.submissionId} is invalid and will not be scored; \`npx agentboard validate ${at.bundle} --benchmark ${at.benchmark}\` lists what to fix.\n`;
+    return `Submission ${out.submissionId} is invalid and will not be scored; \`./agentboard validate ${at.bundle} --benchmark ${at.benchmark}\` lists what to fix.\n`;
   }
   const head = out.created ? `Submission ${out.submissionId} is ${out.state}.` : `This bundle was already submitted: submission ${out.submissionId}, ${out.state}.`;
   if (out.state !== "queued") return `${head}\nIts page: ${page}\n`;
   return [
     `${head} A worker scores it next; if none is running, start one:`,
-    `  npx agentboard worker${db} --until-idle`,
+    `  ./agentboard worker${db} --until-idle`,
     `Watch it at ${page} (visible to a signed-in maintainer until it is approved and published; /queue shows its place).`,
     "",
   ].join("\n");

@@ -6,8 +6,8 @@
 import { dialogueCapability, type Benchmark } from "../../lib/benchmark/load-benchmark";
 import { groundTruthFilePath, saveGroundTruthStore } from "../../lib/replay/groundtruth-file";
 import { createMcpReplay, createMemoryGroundTruthStore, type McpReplayPort } from "../../lib/replay/mcp-replay";
-import { canonicalJson } from "../../lib/scoring/canonical-json";
-import { mapPool } from "../../lib/scoring/limit";
+import { canonicalJson } from "../../lib/formats/canonical-json";
+import { mapPool } from "../../lib/judges/limit";
 import { CliError } from "./cli-errors";
 import { loadBenchmarkOrFail } from "./load";
 import { createProgress } from "./progress";

@@ -13,17 +13,22 @@
  * server's answers that cannot be the entry's run (too large, too deep, too many pages, another
  * origin, another entry).
  */
+import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark } from "../../lib/benchmark/load-benchmark";
-import type { JudgeSettings } from "../../lib/scoring/judges/judge-settings";
+import type { JudgeSettings } from "../../lib/judges/judge-settings";
 import { gradesOf, parseManifest, type RunManifest } from "../../lib/scoring/manifest";
-import type { ScoreResults } from "../../lib/scoring/score-results";
-import { scoreBundle } from "../../lib/scoring/score-bundle";
-import { buildVerdictExport, exportGrade, mergeVerdictPages, parseVerdictExport, readVerdictFile, type ExportedGrade, type VerdictExport } from "../../lib/scoring/verdict-export";
+import type { ScoreResults } from "../../lib/aggregate/score-results";
+import { scoreBundle } from "../../lib/aggregate/score-bundle";
+import { buildVerdictExport, exportGrade } from "../../lib/scoring/verdict-export";
+import { mergeVerdictPages, parseVerdictExport, readVerdictFile, type ExportedGrade, type VerdictExport } from "../../lib/judges/verdict-file";
 import { compareRuns, DIFFERENCE_KINDS, type DifferenceKind, type VerifyInput, type VerifyReport } from "../../lib/scoring/verify-report";
 import { UNSAFE_TEXT } from "../../lib/formats/text-safety";
 import { renderReportMarkdown } from "../../lib/validate/report";
+import { openBundle } from "../../lib/validate/bundle-source";
+import type { TreeManifest } from "../../lib/storage/tree";
+import { folderSha256 } from "../../lib/submissions/bundle-storage";
 import { agentboardVersion } from "./build-info";
 import { usageError } from "./cli-errors";
 import { databaseName } from "./db-url";
@@ -109,13 +114,35 @@ export async function verifyCommand(target: string, flags: VerifyFlags): Promise
   } finally {
     await replay.close();
   }
+  // An entry received as a folder downloads as a ZIP of its files (/api/submissions/<id>/bundle):
+  // its sha256 is the folder's, which the ZIP's files give when hashed as a folder is.
+  let manifest = results.manifest;
+  if (manifest.bundle.sha256 !== recorded.manifest.bundle.sha256 && (await zipAsFolderSha256(flags.bundle)) === recorded.manifest.bundle.sha256) {
+    if (!flags.quiet) process.stderr.write("the ZIP's files are the folder the entry was received as (its sha256 is the folder's)\n");
+    manifest = { ...manifest, bundle: { ...manifest.bundle, sha256: recorded.manifest.bundle.sha256 } };
+  }
   const report = compareRuns({
     recorded: { manifest: recorded.manifest, items: recorded.items, grades: recorded.grades },
     verdicts: rules ? null : verdicts,
-    rescored: { manifest: results.manifest, items: results.items, agentboard: agentboardVersion() },
+    rescored: { manifest, items: results.items, agentboard: agentboardVersion() },
   });
   process.stdout.write(flags.json ? `${JSON.stringify({ ...report, source: recorded.source }, null, 2)}\n` : shown(renderVerifyReport(report, recorded.source, recorded.manifest, benchmark)));
   return report.identical ? 0 : 1;
+}
+
+/** A ZIP bundle's files hashed as the folder they unzip to (bundle-storage.ts folderSha256); null for a folder or an unreadable ZIP. */
+async function zipAsFolderSha256(bundle: string): Promise<string | null> {
+  if (statSync(bundle, { throwIfNoEntry: false })?.isFile() !== true) return null;
+  const opened = await openBundle(bundle);
+  if (!opened.ok) return null;
+  try {
+    const files: TreeManifest = {};
+    // Validation read this ZIP within its limits just before: its files are as bounded here.
+    for (const f of opened.source.files) files[f.path] = createHash("sha256").update(await f.read()).digest("hex");
+    return folderSha256(files);
+  } finally {
+    await opened.source.close();
+  }
 }
 
 function invalidBundle(report: Parameters<typeof renderReportMarkdown>[0], recorded: Recorded, flags: VerifyFlags): number {

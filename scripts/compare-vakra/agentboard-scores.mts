@@ -7,8 +7,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadBenchmark } from "../../lib/benchmark/load-benchmark";
 import { createRecordedReplay } from "../../lib/replay/recorded-replay";
-import { passFail, type Grader } from "../../lib/scoring/judges/grader";
-import { scoreBundle } from "../../lib/scoring/score-bundle";
+import { passFail, type Grader } from "../../lib/judges/grader";
+import { scoreBundle } from "../../lib/aggregate/score-bundle";
 
 const [root, outFile] = process.argv.slice(2) as [string, string];
 const grader: Grader = {

@@ -155,9 +155,10 @@ function firstAtom(a: AnswerValue): AnswerValue {
   return Array.isArray(a) ? firstAtom(a[0] ?? null) : a;
 }
 
-function sentence(answer: AnswerValue, style = 0): string {
-  const v = String(firstAtom(answer));
-  return [`The answer is ${v}.`, `It is ${v}.`, `${v}.`][style % 3]!;
+/** The agent's answer to `q` stating `answer`'s value, worded as the question asks (wording.ts); `style` picks one of its ways. */
+function sentence(q: Question, answer: AnswerValue, style = 0): string {
+  const ways = q.reply(String(firstAtom(answer)));
+  return ways[style % ways.length]!;
 }
 
 class Sessions {
@@ -253,15 +254,15 @@ async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions
   let answer: string | AnswerValue;
   if (agent.fabricates) {
     calls = [];
-    answer = sentence(b.executed[last]!.answer!, 0);
+    answer = sentence(b.questions[last]!, b.executed[last]!.answer!, 0);
   } else if (right) {
     calls = b.executed[last]!.calls;
-    answer = sentence(b.executed[last]!.answer!, Math.floor(rng() * 3));
+    answer = sentence(b.questions[last]!, b.executed[last]!.answer!, Math.floor(rng() * 3));
   } else {
     const wrong = b.questions[last]!.wrong;
     const run = await sessions.run(b, [wrong]);
     calls = run.turns[0]!.calls;
-    answer = run.turns[0]!.answer === undefined ? "I could not find that in the data." : sentence(run.turns[0]!.answer, 1);
+    answer = run.turns[0]!.answer === undefined ? "I could not find that in the data." : sentence(b.questions[last]!, run.turns[0]!.answer, 1);
   }
   if (agent.breaksPolicy && b.instructions && b.instructions !== UNMAPPED) {
     const forbidden = b.instructions === NO_RETRIEVERS ? `query_${b.domain}` : "query_travel";

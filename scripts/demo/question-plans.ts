@@ -2,15 +2,19 @@
  * Question templates for the demo benchmark, generic over a domain's schema, so every
  * domain gets the same kinds of questions about its own tables. Each template yields the
  * ground-truth plan and a plausible wrong plan (a near-miss tool or argument) that the
- * sample agents use when they get a question wrong.
+ * sample agents use when they get a question wrong. The words come from wording.ts; the random
+ * draws here decide which questions exist and must not change with the wording.
  */
 import Database from "better-sqlite3";
 import { SCHEMAS, nameColumn, type Column, type Domain, type TableSchema } from "../../benchmarks/demo/environment/domains";
 import { cell, field, firstRow, handleOf, last, rowCount, type Plan } from "./plan";
+import { averageReply, categoryReply, countReply, documentReply, entityReply, mostCommonReply, nameReply, returnedReply, Wording } from "./wording";
 
 export interface Question {
   gt: Plan;
   wrong: Plan;
+  /** Ways to answer this question with value `v` (whatever plan found it), as a person would write them. */
+  reply: (v: string) => string[];
 }
 
 type Rng = () => number;
@@ -19,16 +23,18 @@ const pick = <T>(rng: Rng, xs: readonly T[]): T => {
   return xs[Math.floor(rng() * xs.length)]!;
 };
 const other = <T>(rng: Rng, xs: readonly T[], not: T): T => pick(rng, xs.filter((x) => x !== not).length ? xs.filter((x) => x !== not) : xs);
-const human = (s: string) => s.replace(/_m$/, " (m)").replace(/_kmh$/, " (km/h)").replace(/_s$/, " (s)").replace(/_/g, " ");
+/** Table name to a singular word, for retriever arguments only (questions take their words from wording.ts). */
 const singular = (t: string) => t.replace(/ies$/, "y").replace(/s$/, "");
 
 export class DomainFacts {
   readonly tables: TableSchema[];
+  readonly words: Wording;
   constructor(
     readonly domain: Domain,
     private readonly db: Database.Database,
   ) {
     this.tables = SCHEMAS[domain];
+    this.words = new Wording(domain);
   }
   static open(domain: Domain, file: string) {
     return new DomainFacts(domain, new Database(file, { readonly: true, fileMustExist: true }));
@@ -88,29 +94,64 @@ export function dataChainQuestion(f: DomainFacts, rng: Rng, kind: number): Quest
   const countAnswer = (r: unknown[]) => cell(field(last(r), "count"));
   const firstValue = (r: unknown[]) => cell((last(r) as unknown[] | undefined)?.[0] as string | undefined);
   const table = t.name;
+  const w = f.words;
+  const noun = w.noun(t);
+  const mw = w.measure(t, m);
+  const cw = w.category(t, cat);
+  const those = `the ${w.having(t, cat, v)}`;
   switch (kind % 6) {
     case 0:
-      return { table, gt: { query: `How many ${t.name} have ${human(cat.name)} ${v}?`, steps: [filter(v), count], answer: countAnswer }, wrong: { query: "", steps: [filter(other(rng, values, v)), count], answer: countAnswer } };
+      return {
+        table,
+        gt: { query: w.howMany(t, cat, v), steps: [filter(v), count], answer: countAnswer },
+        wrong: { query: "", steps: [filter(other(rng, values, v)), count], answer: countAnswer },
+        reply: (x) => countReply(x, noun, true),
+      };
     case 1:
-      return { table, gt: { query: `Which ${singular(t.name)} has the highest ${human(m.name)}?`, steps: topName(false), answer: firstValue }, wrong: { query: "", steps: topName(true), answer: firstValue } };
+      return {
+        table,
+        gt: { query: `Which ${noun.one} ${mw.most}?`, steps: topName(false), answer: firstValue },
+        wrong: { query: "", steps: topName(true), answer: firstValue },
+        reply: (x) => entityReply(x, w.extreme(t, m, true), mw.most),
+      };
     case 2: {
       const agg = (operation: string) => ({ name: "aggregate_data", args: (p: unknown[]) => ({ data_label: label(p), key_name: m.name, operation }) });
       const valueAnswer = (r: unknown[]) => cell(field(last(r), "value"));
-      return { table, gt: { query: `What is the average ${human(m.name)} of ${t.name} with ${human(cat.name)} ${v}?`, steps: [filter(v), agg("mean")], answer: valueAnswer }, wrong: { query: "", steps: [filter(v), agg("max")], answer: valueAnswer } };
+      return {
+        table,
+        gt: { query: `What is the average ${mw.noun} of ${those}?`, steps: [filter(v), agg("mean")], answer: valueAnswer },
+        wrong: { query: "", steps: [filter(v), agg("max")], answer: valueAnswer },
+        reply: (x) => averageReply(x, mw.noun, `those ${noun.many}`),
+      };
     }
     case 3: {
       const threshold = f.median(t, m);
       const cmp = (operator: string) => ({ name: "filter_data", args: (p: unknown[]) => ({ data_label: label(p), key_name: m.name, operator, value: threshold }) });
-      return { table, gt: { query: `How many ${t.name} have a ${human(m.name)} greater than ${threshold}?`, steps: [cmp("greater_than"), count], answer: countAnswer }, wrong: { query: "", steps: [cmp("less_than"), count], answer: countAnswer } };
+      return {
+        table,
+        gt: { query: `How many ${noun.many} ${mw.above(threshold)}?`, steps: [cmp("greater_than"), count], answer: countAnswer },
+        wrong: { query: "", steps: [cmp("less_than"), count], answer: countAnswer },
+        reply: (x) => countReply(x, noun, true),
+      };
     }
     case 4: {
       const group = (c: Column) => ({ name: "group_count", args: (p: unknown[]) => ({ data_label: label(p), key_name: c.name }) });
       const top = (r: unknown[]) => cell(((last(r) as unknown[][] | undefined)?.[0]?.[0] as string | undefined) ?? undefined);
-      return { table, gt: { query: `Which ${human(cat.name)} is the most common among ${t.name}?`, steps: [group(cat)], answer: top }, wrong: { query: "", steps: [group(nameColumn(t)!)], answer: top } };
+      return {
+        table,
+        gt: { query: cw.mostCommon, steps: [group(cat)], answer: top },
+        wrong: { query: "", steps: [group(nameColumn(t)!)], answer: top },
+        reply: (x) => mostCommonReply(x, cw, noun),
+      };
     }
     default: {
       const steps = (ascending: boolean) => [filter(v), ...topName(ascending)];
-      return { table, gt: { query: `Among ${t.name} with ${human(cat.name)} ${v}, which has the lowest ${human(m.name)}?`, steps: steps(true), answer: firstValue }, wrong: { query: "", steps: steps(false), answer: firstValue } };
+      return {
+        table,
+        gt: { query: `Among ${those}, which one ${mw.least}?`, steps: steps(true), answer: firstValue },
+        wrong: { query: "", steps: steps(false), answer: firstValue },
+        reply: (x) => entityReply(x, `of those, the one ${w.that(t)} ${mw.least}`, mw.least),
+      };
     }
   }
 }
@@ -123,18 +164,35 @@ export function endpointQuestion(f: DomainFacts, rng: Rng, kind: number): Questi
   const nameCol = nameColumn(t);
   const call = (name: string, args: Record<string, unknown> = {}) => ({ name, args: () => args });
   const topName = (r: unknown[]) => cell(field(firstRow(last(r)), nameCol?.name ?? "id"));
+  const w = f.words;
+  const noun = w.noun(t);
   switch (kind % 6) {
     case 0: {
       const count = (r: unknown[]) => cell(field(last(r), "count"));
       const o = other(rng, f.tables, t);
-      return { gt: { query: `How many ${t.name} are there?`, steps: [call(`get_${t.name}_count`)], answer: count }, wrong: { query: "", steps: [call(`get_${o.name}_count`)], answer: count } };
+      return {
+        gt: { query: `How many ${noun.many} are there?`, steps: [call(`get_${t.name}_count`)], answer: count },
+        wrong: { query: "", steps: [call(`get_${o.name}_count`)], answer: count },
+        reply: (v) => countReply(v, noun, false),
+      };
     }
-    case 1:
-      return { gt: { query: `Which ${singular(t.name)} has the highest ${human(m.name)}?`, steps: [call(`top_${t.name}_by_${m.name}`, { n: 1 })], answer: topName }, wrong: { query: "", steps: [call(`top_${t.name}_by_${m.name}`, { n: 1, ascending: true })], answer: topName } };
+    case 1: {
+      const mw = w.measure(t, m);
+      return {
+        gt: { query: `Which ${noun.one} ${mw.most}?`, steps: [call(`top_${t.name}_by_${m.name}`, { n: 1 })], answer: topName },
+        wrong: { query: "", steps: [call(`top_${t.name}_by_${m.name}`, { n: 1, ascending: true })], answer: topName },
+        reply: (v) => entityReply(v, w.extreme(t, m, true), mw.most),
+      };
+    }
     case 2: {
       const mean = (r: unknown[]) => cell(field(last(r), "mean"));
       const m2 = other(rng, measures, m);
-      return { gt: { query: `What is the average ${human(m.name)} across all ${t.name}?`, steps: [call(`get_${t.name}_${m.name}_stats`)], answer: mean }, wrong: { query: "", steps: [call(`get_${t.name}_${m2.name}_stats`)], answer: mean } };
+      const mw = w.measure(t, m);
+      return {
+        gt: { query: `What is the average ${mw.noun} of all the ${noun.many}?`, steps: [call(`get_${t.name}_${m.name}_stats`)], answer: mean },
+        wrong: { query: "", steps: [call(`get_${t.name}_${m2.name}_stats`)], answer: mean },
+        reply: (v) => averageReply(v, mw.noun, `all the ${noun.many}`),
+      };
     }
     case 3: {
       const cats = f.tables.flatMap((x) => f.cols(x, "category").map((c) => ({ x, c })));
@@ -142,15 +200,21 @@ export function endpointQuestion(f: DomainFacts, rng: Rng, kind: number): Questi
       const top = (r: unknown[]) => cell(field(firstRow(last(r)), c.name));
       const alt = other(rng, cats, cats.find((k) => k.c === c)!);
       const altTop = (r: unknown[]) => cell(field(firstRow(last(r)), alt.c.name));
-      return { gt: { query: `Which ${human(c.name)} is the most common among ${x.name}?`, steps: [call(`count_${x.name}_by_${c.name}`)], answer: top }, wrong: { query: "", steps: [call(`count_${alt.x.name}_by_${alt.c.name}`)], answer: altTop } };
+      const cw = w.category(x, c);
+      return {
+        gt: { query: cw.mostCommon, steps: [call(`count_${x.name}_by_${c.name}`)], answer: top },
+        wrong: { query: "", steps: [call(`count_${alt.x.name}_by_${alt.c.name}`)], answer: altTop },
+        reply: (v) => (x.name === "loans" && c.name === "returned" ? returnedReply(v) : mostCommonReply(v, cw, w.noun(x))),
+      };
     }
     case 4: {
       const names = f.names(t);
       const n = pick(rng, names);
       const value = (r: unknown[]) => cell(field(last(r), m.name));
       return {
-        gt: { query: `What is the ${human(m.name)} of ${n}?`, steps: [call(`get_${t.name}_by_${nameCol!.name}`, { [nameCol!.name]: n })], answer: value },
+        gt: { query: w.askMeasure(t, m, w.named(t, n)), steps: [call(`get_${t.name}_by_${nameCol!.name}`, { [nameCol!.name]: n })], answer: value },
         wrong: { query: "", steps: [call(`get_${t.name}_by_${nameCol!.name}`, { [nameCol!.name]: other(rng, names, n) })], answer: value },
+        reply: (v) => w.tellMeasure(t, m, v),
       };
     }
     default: {
@@ -160,7 +224,11 @@ export function endpointQuestion(f: DomainFacts, rng: Rng, kind: number): Questi
       const v = pick(rng, values);
       const rows = (r: unknown[]) => cell(rowCount(last(r)));
       const list = (value: string) => call(`list_${x.name}_by_${c.name}`, { value: categoryValue(value, c) });
-      return { gt: { query: `How many ${x.name} have ${human(c.name)} ${v}?`, steps: [list(v)], answer: rows }, wrong: { query: "", steps: [list(other(rng, values, v))], answer: rows } };
+      return {
+        gt: { query: w.howMany(x, c, v), steps: [list(v)], answer: rows },
+        wrong: { query: "", steps: [list(other(rng, values, v))], answer: rows },
+        reply: (r) => countReply(r, w.noun(x), true),
+      };
     }
   }
 }
@@ -173,27 +241,35 @@ export function multihopQuestion(f: DomainFacts, rng: Rng, kind: number): Questi
   const top = (ascending: boolean) => ({ name: `top_${t.name}_by_${m.name}`, args: () => ({ n: 1, ...(ascending ? { ascending: true } : {}) }) });
   const byId = { name: `get_${target.name}_by_id`, args: (p: unknown[]) => ({ id: firstRow(last(p))[ref.name] }) };
   const refName = (r: unknown[]) => cell(field(last(r), targetName));
+  const w = f.words;
+  const link = w.relation(t, ref);
   switch (kind % 3) {
     case 0:
       return {
-        gt: { query: `Which ${singular(target.name)} is linked to the ${singular(t.name)} with the highest ${human(m.name)}?`, steps: [top(false), byId], answer: refName },
+        gt: { query: link.which(w.extreme(t, m, true)), steps: [top(false), byId], answer: refName },
         wrong: { query: "", steps: [top(true), byId], answer: refName },
+        reply: (v) => nameReply(v, w.noun(target)),
       };
     case 1: {
       const count = (r: unknown[]) => cell(rowCount(last(r)));
       const same = { name: `list_${t.name}_by_${ref.name}`, args: (p: unknown[]) => ({ value: firstRow(last(p))[ref.name] }) };
       return {
-        gt: { query: `How many ${t.name} share the ${singular(target.name)} of the ${singular(t.name)} with the highest ${human(m.name)}?`, steps: [top(false), same], answer: count },
+        gt: { query: link.count(w.extreme(t, m, true)), steps: [top(false), same], answer: count },
         wrong: { query: "", steps: [top(true), same], answer: count },
+        reply: (v) => countReply(v, w.noun(t), false),
       };
     }
     default: {
       const cats = f.cols(target, "category");
       const c = cats.length ? pick(rng, cats) : nameColumn(target)!;
       const value = (r: unknown[]) => cell(field(last(r), c.name));
+      const whose = link.of(w.extreme(t, m, false));
+      // A target with no category (berths) is asked for its name.
+      const cw = cats.length ? w.category(target, c) : undefined;
       return {
-        gt: { query: `What is the ${human(c.name)} of the ${singular(target.name)} linked to the ${singular(t.name)} with the lowest ${human(m.name)}?`, steps: [top(true), byId], answer: value },
+        gt: { query: cw ? cw.ask(whose) : `What is the name of ${whose}?`, steps: [top(true), byId], answer: value },
         wrong: { query: "", steps: [top(false), byId], answer: value },
+        reply: (v) => (cw ? categoryReply(v, cw, w.noun(target)) : nameReply(v, w.noun(target))),
       };
     }
   }
@@ -212,7 +288,16 @@ export function entityQuestion(f: DomainFacts, rng: Rng): FollowUp {
   const nameCol = nameColumn(t)!.name;
   const top = (ascending: boolean) => ({ name: `top_${t.name}_by_${m.name}`, args: () => ({ n: 1, ...(ascending ? { ascending: true } : {}) }) });
   const name = (r: unknown[]) => cell(field(firstRow(last(r)), nameCol));
-  return { table: t, first: { gt: { query: `Which ${singular(t.name)} has the highest ${human(m.name)}?`, steps: [top(false)], answer: name }, wrong: { query: "", steps: [top(true)], answer: name } } };
+  const w = f.words;
+  const mw = w.measure(t, m);
+  return {
+    table: t,
+    first: {
+      gt: { query: `Which ${w.noun(t).one} ${mw.most}?`, steps: [top(false)], answer: name },
+      wrong: { query: "", steps: [top(true)], answer: name },
+      reply: (v) => entityReply(v, w.extreme(t, m, true), mw.most),
+    },
+  };
 }
 
 /** The scored last turn about that entity: API only, retriever only, or both (multi-source). */
@@ -225,15 +310,21 @@ export function followUpQuestion(f: DomainFacts, rng: Rng, fu: FollowUp, entity:
   const value = (r: unknown[]) => cell(field(r.find((x) => x && typeof x === "object" && !Array.isArray(x) && m.name in (x as object)), m.name));
   const title = (r: unknown[]) => cell(((last(r) as { results?: { title?: string }[] } | undefined)?.results?.[0]?.title) ?? undefined);
   const wrongEntity = other(rng, f.names(t), entity);
-  if (sources === "api") return { gt: { query: `And what is its ${human(m.name)}?`, steps: [lookup(entity)], answer: value }, wrong: { query: "", steps: [lookup(wrongEntity)], answer: value } };
+  const w = f.words;
+  const it = w.pronoun(t);
+  const ask = w.askMeasure(t, m, it);
+  const tell = (v: string) => w.tellMeasure(t, m, v);
+  if (sources === "api") return { gt: { query: `And ${ask.charAt(0).toLowerCase()}${ask.slice(1)}`, steps: [lookup(entity)], answer: value }, wrong: { query: "", steps: [lookup(wrongEntity)], answer: value }, reply: tell };
   if (sources === "rag") {
     return {
-      gt: { query: `Which ${collection} archive document says the most about the ${singular(t.name)} ${entity}?`, steps: [retrieve(`${entity} ${singular(t.name)}`)], answer: title },
+      gt: { query: `Which document in the ${collection} archive says the most about the ${w.noun(t).one} ${entity}?`, steps: [retrieve(`${entity} ${singular(t.name)}`)], answer: title },
       wrong: { query: "", steps: [retrieve(`${singular(t.name)} history`)], answer: title },
+      reply: documentReply,
     };
   }
   return {
-    gt: { query: `What is its ${human(m.name)}, and what does the ${collection} archive say about it?`, steps: [lookup(entity), retrieve(entity)], answer: value },
+    gt: { query: `${ask.replace(/\?$/, "")}, and what does the ${collection} archive say about ${it.person ? "them" : "it"}?`, steps: [lookup(entity), retrieve(entity)], answer: value },
     wrong: { query: "", steps: [lookup(wrongEntity), retrieve(wrongEntity)], answer: value },
+    reply: tell,
   };
 }

@@ -20,6 +20,8 @@ export interface PageRoute {
   maintainerView: boolean;
   /** Rendering it takes a core for a while (an entry's items, a comparison, a CSV): the render gate applies. */
   heavy: boolean;
+  /** A file download (an entry's bundle): its own gate, so a slow downloader holds no render's turn. */
+  download?: true;
 }
 
 /** The leaderboard's view (components/leaderboard/view-state.ts parseView) and the board it names (app/page.tsx). */
@@ -38,6 +40,8 @@ const ROUTES: { pattern: RegExp; route: PageRoute }[] = [
   { pattern: /^\/compare$/, route: { params: COMPARE_PARAMS, pinned: false, maintainerView: true, heavy: true } },
   // Per-item results and verdict exports: private (never in shared caches), so not kept here either.
   { pattern: new RegExp(`^/api/submissions/${SEGMENT}(/verdicts)?$`), route: { params: null, pinned: false, maintainerView: true, heavy: true } },
+  // Each download hashes the bundle again before sending it (nothing is served that does not match the entry).
+  { pattern: new RegExp(`^/api/submissions/${SEGMENT}/bundle$`), route: { params: null, pinned: false, maintainerView: false, heavy: false, download: true } },
 ];
 
 /** The route of a path, or null for paths the server passes to Next as they are. */

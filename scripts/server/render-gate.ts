@@ -23,6 +23,13 @@ export interface RenderGateLimits {
 
 export const DEFAULT_RENDER_GATE_LIMITS: RenderGateLimits = { perClient: 2, running: 2, queued: 64, waitMs: 10_000 };
 
+/**
+ * Bundle downloads (page-routes.ts) pass a gate of their own: each is hashed before it is sent,
+ * and a turn lasts the whole transfer, so a slow downloader must not hold a render's turn. One
+ * download per client at a time (one more waits), four per process.
+ */
+export const DOWNLOAD_GATE_LIMITS: RenderGateLimits = { perClient: 1, running: 4, queued: 32, waitMs: 10_000 };
+
 const ENV: Record<keyof RenderGateLimits, { name: string; min: number; max: number }> = {
   perClient: { name: "AGENTBOARD_HEAVY_PER_CLIENT", min: 1, max: 1000 },
   running: { name: "AGENTBOARD_HEAVY_CONCURRENCY", min: 1, max: 1000 },

@@ -9,6 +9,10 @@
  * port (node:cluster): a page's rendering takes one core, so a replica on a machine of N cores
  * serves N pages at once. They share nothing in memory that must agree (sessions, sign-in
  * limits and data are in the database); each keeps its own response cache.
+ *
+ * The build served is the working folder's `.next/`, or that of AGENTBOARD_APP_DIR: the test
+ * command serves its own build so (scripts/test-app.ts), with the checkout as working folder.
+ * On a loopback address it also answers the main job's sign-in link (sign-in-link.ts).
  */
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
@@ -19,9 +23,10 @@ import { dataVersion } from "../../lib/queries/memo";
 import { CLIENT_HEADER, SERVER_TOKEN_ENV } from "../../app/admin/forwarded-for";
 import { clientKeyOf, clientKeyOptionsFromEnv } from "./client-key";
 import { pageRouteOf } from "./page-routes";
-import { createRenderGate, renderGateLimitsFromEnv, RenderRefused, type RenderGateLimits } from "./render-gate";
+import { createRenderGate, DOWNLOAD_GATE_LIMITS, renderGateLimitsFromEnv, RenderRefused, type RenderGateLimits } from "./render-gate";
 import { cacheLimitsFromEnv, createResponseCache, type Gate } from "./response-cache";
 import { securityHeaders } from "./security-headers.mjs";
+import { answerSignInLink, isLoopback } from "./sign-in-link";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -87,7 +92,7 @@ function isPrefetch(req: IncomingMessage): boolean {
 }
 
 async function serve() {
-  const app = next({ dev: false, hostname, port, dir: process.cwd() });
+  const app = next({ dev: false, hostname, port, dir: process.env.AGENTBOARD_APP_DIR || process.cwd() });
   const handle = app.getRequestHandler();
   await app.prepare();
 
@@ -98,8 +103,10 @@ async function serve() {
     renderToken: process.env[SERVER_TOKEN_ENV],
   });
   const gate = createRenderGate(gateLimits);
+  const downloadGate = createRenderGate(DOWNLOAD_GATE_LIMITS);
   const clientOptions = clientKeyOptionsFromEnv(process.env);
   const SECURITY_HEADERS = securityHeaders();
+  const signInLinks = isLoopback(hostname);
 
   /** Next's answer, done: the gate's turn lasts until the response has ended (or the client left). */
   const handleFully = (req: IncomingMessage, res: ServerResponse) =>
@@ -112,7 +119,9 @@ async function serve() {
     const client = clientKeyOf(req, clientOptions);
     // The app's limits (sign-in, webhook slots) read the client from here; a client's own copy is replaced.
     req.headers[CLIENT_HEADER] = `${process.env[SERVER_TOKEN_ENV]}:${client}`;
-    const gated: Gate = route?.heavy && !isPrefetch(req) ? (work) => gate.run(client, work) : (work) => work();
+    if (signInLinks && (await answerSignInLink(req, res, client))) return;
+    const turnOf = route?.download ? downloadGate : route?.heavy && !isPrefetch(req) ? gate : null;
+    const gated: Gate = turnOf ? (work) => turnOf.run(client, work) : (work) => work();
     if (await cache.serve(req, res, gated)) return;
     await gated(() => handleFully(req, res));
   }

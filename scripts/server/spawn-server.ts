@@ -7,6 +7,8 @@ export const SERVER_NODE_OPTIONS = "--max-semi-space-size=64";
 
 export interface SpawnServerOptions {
   port: number;
+  /** The address to listen on; 127.0.0.1 unless told. */
+  host?: string;
   cwd: string;
   env?: Record<string, string | undefined>;
   stdio?: StdioOptions;
@@ -19,7 +21,7 @@ export interface SpawnServerOptions {
 
 export function spawnServer(opts: SpawnServerOptions): ChildProcess {
   const entry = path.join(opts.cwd, "scripts/server/serve.ts");
-  return spawn(process.execPath, [SERVER_NODE_OPTIONS, "--import", "tsx", entry, "--host", "127.0.0.1", "--port", String(opts.port)], {
+  return spawn(process.execPath, [SERVER_NODE_OPTIONS, "--import", "tsx", entry, "--host", opts.host ?? "127.0.0.1", "--port", String(opts.port)], {
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: opts.stdio ?? "ignore",

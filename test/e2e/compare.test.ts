@@ -1,7 +1,8 @@
 /**
  * /compare in a real browser on both demos: picking entries with the page's picker and by URL,
- * the overall row's paired test, the flipped items and the item pages they link to, the
- * VSS-style demo's entries, phone and desktop widths, light and dark, and axe.
+ * the overall row's paired test and the board's ranks agreeing on it, the flipped items and the
+ * item pages they link to, the VSS-style demo's entries, phone and desktop widths, light and
+ * dark, and axe.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,13 +12,18 @@ let app: App;
 let browser: Browser;
 /** Entry ids by agent name, of both demos. */
 const ids: Record<string, number> = {};
+/** Official ranks by agent name, of both demos. */
+const ranks: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await startApp();
   browser = await launchBrowser();
   for (const q of ["", "?benchmark=demo-nvidia"]) {
-    const board = (await (await fetch(`${app.url}/api/leaderboard${q}`)).json()) as { entries: { id: number; agent: string }[] };
-    for (const e of board.entries) ids[e.agent] = e.id;
+    const board = (await (await fetch(`${app.url}/api/leaderboard${q}`)).json()) as { entries: { id: number; agent: string; rank: number }[] };
+    for (const e of board.entries) {
+      ids[e.agent] = e.id;
+      ranks[e.agent] = e.rank;
+    }
   }
 }, 180_000);
 afterAll(async () => {
@@ -56,10 +62,11 @@ describe("/compare", () => {
     const overall = await overallRow(page);
     expect(overall).toMatch(new RegExp(`−\\d+\\.\\d vs #${strong} \\[−\\d+\\.\\d, −\\d+\\.\\d\\] significant`));
 
-    // Flips: counts with McNemar's test, and a page of items.
+    // Flips: counts (not a second test: the paired bootstrap is the one verdict), and a page of items.
     const flips = (await page.textContent("#flips")) ?? "";
     expect(flips).toContain("full marks (score 1)");
-    expect(flips).toMatch(/All items\s*\d+\s*\d+\s*\d+\s*\d+\s*< 0\.001\s*significant/);
+    expect(flips).toMatch(/All items\s*\d+\s*\d+\s*\d+\s*\d+\s*[^\d\s]/);
+    expect(flips).not.toMatch(/McNemar|significant/);
     const total = Number(/of ([\d,]+) flipped items/.exec(flips)?.[1]?.replace(/,/g, ""));
     expect(total).toBeGreaterThan(50);
     const rows = page.locator("#flips tbody tr[data-flip]");
@@ -119,6 +126,34 @@ describe("/compare", () => {
     await screenshot(desk, "compare-1400-dark");
     await expectNoCriticalViolations(desk, "/compare at 1400 px (dark)");
     await desk.context().close();
+  });
+
+  it("gives the board's answer: strong-agent is significantly better than policy-breaker, so the board ranks it above, not tied", async () => {
+    const strong = ids["strong-agent"]!;
+    const breaker = ids["policy-breaker"]!;
+    // Their own intervals overlap (what made the board tie them before): only the paired test separates them.
+    expect(ranks["strong-agent"]).toBeLessThan(ranks["policy-breaker"]!);
+    const page = await open(`/compare?ids=${strong},${breaker}`);
+    expect(await overallRow(page)).toMatch(new RegExp(`−\\d+\\.\\d vs #${strong} \\[−\\d+\\.\\d, −\\d+\\.\\d\\] significant`));
+    // Each figure says what it measures, and that the board ranks by the same test.
+    const main = (await page.textContent("main")) ?? "";
+    expect(main).toContain("the board ranks entries by this same overall test");
+    expect(main).toContain("never share a rank");
+    await page.context().close();
+    // The board's rank column and legend say the same.
+    const board = await open("/");
+    const legend = (await board.textContent("main")) ?? "";
+    expect(legend).toContain("paired test on the same items");
+    // The rank cells as shown ("=3" for a shared rank), by agent.
+    const shown = new Map(
+      await board.$$eval("table", (tables) => {
+        const t = tables.find((x) => x.querySelector("caption")?.textContent?.includes("Leaderboard entries"));
+        return [...(t?.querySelectorAll("tbody tr") ?? [])].map((tr) => [tr.querySelector("th a")?.textContent?.trim() ?? "", /=?\d+/.exec(tr.querySelector("td")?.textContent ?? "")?.[0] ?? ""] as const);
+      }),
+    );
+    expect(shown.get("strong-agent")).toBe(String(ranks["strong-agent"]));
+    expect(shown.get("policy-breaker")).toMatch(new RegExp(`^=?${ranks["policy-breaker"]}$`));
+    await board.context().close();
   });
 
   it("compares two entries of the VSS-style demo (demo-nvidia), picked on its own benchmark", async () => {

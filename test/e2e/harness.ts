@@ -1,9 +1,14 @@
 /**
  * The browser tests' world: a fresh database (SQLite, or Postgres when the test command started
- * a cluster) with the entries of both demos, the production build served on a free port, and
- * Debian chromium driven by playwright-core.
+ * a cluster) with the entries of both demos, the test command's own production build served on
+ * a free port, and Debian chromium driven by playwright-core.
+ *
+ * The build is the one scripts/test-app.ts makes (`npm test` does, before vitest; alone:
+ * `npx tsx scripts/test-app.ts`), never the checkout's `.next`, which a main job may be serving.
+ * Every server a test starts (startApp, or spawnServer with the checkout as working folder)
+ * serves it: this module puts its folder in AGENTBOARD_APP_DIR, which children inherit.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -13,10 +18,14 @@ import type { ScoringDeps } from "@/lib/submissions/score-job";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { DEMO_DIR, NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
 import { spawnServer, waitForServer } from "@/scripts/server/spawn-server";
+import { APP_DIR_ENV, hasBuild, testAppDir } from "@/scripts/test-app";
 import { freshDatabase, type Engine } from "../helpers/engines";
 
 export const repo = path.resolve(import.meta.dirname, "../..");
 export const artifacts = path.join(repo, "test-artifacts/screenshots");
+/** The production build the tests serve (the test command names it; else the checkout's test build). */
+export const appDir = process.env[APP_DIR_ENV] || testAppDir(repo);
+process.env[APP_DIR_ENV] = appDir;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -59,7 +68,7 @@ export async function seedDatabase(dbFile: string, fill: (db: Db, deps: ScoringD
 
 /** Loads the demo entries (or `seed`'s) into a new database of `engine` and serves the production build on it. */
 export async function startApp(seed?: (dbFile: string) => Promise<void>, env: Record<string, string> = {}, engine: Engine = "sqlite"): Promise<App> {
-  if (!existsSync(path.join(repo, ".next/BUILD_ID"))) throw new Error("no production build: the test command runs `next build` first");
+  if (!hasBuild(appDir)) throw new Error(`no test build in ${appDir}: the test command makes it first (alone: npx tsx scripts/test-app.ts)`);
   const database = await freshDatabase(engine);
   let server: ReturnType<typeof spawnServer> | undefined;
   const stop = async () => {

@@ -193,11 +193,14 @@ describe("the admin page", () => {
 });
 
 describe("/submit without GITHUB_REPOSITORY", () => {
-  it("links to no issue form and says what a maintainer sets", async () => {
+  it("links to no issue form; only a signed-in maintainer reads what to set", async () => {
     const html = await (await get("/submit")).text();
-    expect(html).toContain("No issue form is linked on this server");
-    expect(html).toContain("GITHUB_REPOSITORY=owner/name");
+    expect(html).toContain("takes no submissions by GitHub issue yet");
+    expect(html).not.toContain("GITHUB_REPOSITORY");
     expect(html).not.toContain("/issues/new");
+    const maintainer = await (await get("/submit", await signIn())).text();
+    expect(maintainer).toContain("No issue form is linked on this server");
+    expect(maintainer).toContain("GITHUB_REPOSITORY=owner/name");
   });
 });
 

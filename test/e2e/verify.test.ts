@@ -12,7 +12,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submissions } from "@/db/schema";
 import type { RunManifest } from "@/lib/scoring/manifest";
-import type { VerdictExport } from "@/lib/scoring/verdict-export";
+import type { VerdictExport } from "@/lib/judges/verdict-file";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { loadDemoEntries } from "@/lib/submissions/demo-entries";
 import { ingestBundle } from "@/lib/submissions/ingest";
@@ -113,7 +113,7 @@ describe("the entry page's Reproducibility section", () => {
       const sha = manifest.manifest.bundle.sha256;
       expect(await section.locator(`code[title="${sha}"]`).textContent()).toBe(sha.slice(0, 12));
       for (const term of ["Bundle", "Benchmark", "Ground-truth replay", "Replay mode", "Agentboard", "Judge", "Bootstrap seed", "Trials", "Verdicts"]) await expect(section.locator("dt", { hasText: term }).first().isVisible()).resolves.toBe(true);
-      expect(await section.textContent()).toContain("npx agentboard verify");
+      expect(await section.textContent()).toContain("./agentboard verify");
       expect(await section.locator(`a[href="/api/submissions/${ids.strong}/verdicts"]`).count()).toBe(1);
       expect(await criticalViolations(page)).toEqual([]);
       await screenshot(page, `reproducibility-${name.replace(/[^a-z]+/g, "-")}`);

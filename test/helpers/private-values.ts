@@ -5,7 +5,7 @@
  * replayed responses), since showing those is no leak. Short values are left out: a "12"
  * also appears as a score or a latency on any page, a "high" in any prose.
  */
-import { answerAtoms } from "@/lib/scoring/answer-values";
+import { answerAtoms } from "@/lib/judges/answer-values";
 import type { Benchmark } from "@/lib/benchmark/load-benchmark";
 import type { AnswerValue } from "@/lib/formats/dialogue";
 import type { ItemDetail } from "@/lib/queries/types";

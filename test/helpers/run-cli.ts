@@ -1,7 +1,8 @@
 /**
- * Runs the `agentboard` command as a user does (package.json "bin": the launcher, which runs
- * the bundle vitest's global setup built from the current source) as its own process,
- * asynchronously, so fake servers in this process keep answering.
+ * Runs the `agentboard` command as a user does (`./agentboard`, the launcher at the repository
+ * root and package.json's "bin", which runs the bundle vitest's global setup built from the
+ * current source) as its own process, asynchronously, so fake servers in this process keep
+ * answering. Node is named rather than the file's shebang, so the test's own node runs it.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -9,7 +10,7 @@ import path from "node:path";
 export const REPO = path.resolve(import.meta.dirname, "../..");
 
 /** node and its arguments for `agentboard …` (spawn(process.execPath, [...AGENTBOARD, ...args])). */
-export const AGENTBOARD = [path.join(REPO, "scripts/agentboard.mjs")];
+export const AGENTBOARD = [path.join(REPO, "agentboard")];
 
 export interface CliRun {
   code: number | null;

@@ -6,7 +6,7 @@
  * boolean or a `Grade`. Without `discover`, a discovery request is unjudged the way a judge
  * out of retries is; an unscripted pass/fail request is unjudged too.
  */
-import { passFail, unjudged, type FieldMatch, type Grade, type GradeRequest, type Grader } from "@/lib/scoring/judges/grader";
+import { passFail, unjudged, type FieldMatch, type Grade, type GradeRequest, type Grader } from "@/lib/judges/grader";
 
 export type GradedRequest = Extract<GradeRequest, { kind: "qa" | "trajectory" | "report_field" }>;
 export type StageRequest = Extract<GradeRequest, { kind: "correctness" | "groundedness" }>;

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { VerdictExport } from "@/lib/scoring/verdict-export";
+import type { VerdictExport } from "@/lib/judges/verdict-file";
 import { startFakeEntryServer, type FakeEntryServer } from "../helpers/fake-entry-server";
 import { GOOD_BUNDLE, MINI_BENCHMARK } from "../helpers/mini-fixtures";
 import { runCli } from "../helpers/run-cli";

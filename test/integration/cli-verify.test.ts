@@ -8,8 +8,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VerdictExport } from "@/lib/scoring/verdict-export";
+import type { VerdictExport } from "@/lib/judges/verdict-file";
 import type { VerifyReport } from "@/lib/scoring/verify-report";
+import { zipToFile } from "@/lib/storage/folder-zip";
+import { openBundle } from "@/lib/validate/bundle-source";
 import { DEMO_DIR } from "@/scripts/demo/build-demo";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
 import { GOOD_BUNDLE, MINI_BENCHMARK } from "../helpers/mini-fixtures";
@@ -64,6 +66,28 @@ describe("agentboard verify on an entry in the local database", () => {
     const text = await verify(entry.id, "--db", entry.db, "--bundle", bundle, "--benchmark", MINI_BENCHMARK);
     expect(text.stdout).toMatch(/^DIFFERENT \(bundle\): 1 of 4 items differ/);
     expect(text.stdout).toMatch(/tool_selection\/ts-1: scored groundedness 1 → scored groundedness 0 — bundle/);
+  });
+
+  it("takes the ZIP a folder entry downloads as (its files, hashed as the folder is), and tells a changed one apart", async () => {
+    const zipOf = async (dir: string, file: string) => {
+      const opened = await openBundle(dir);
+      if (!opened.ok) throw new Error(`cannot open ${dir}`);
+      try {
+        return await zipToFile(opened.source.files.map((f) => ({ path: f.path, absPath: f.absPath! })), path.join(work, file));
+      } finally {
+        await opened.source.close();
+      }
+    };
+    const same = await verify(entry.id, "--db", entry.db, "--bundle", await zipOf(GOOD_BUNDLE, "download.zip"), "--benchmark", MINI_BENCHMARK, "--json");
+    expect(same.code, same.stdout).toBe(0);
+    expect(report(same.stdout)).toMatchObject({ identical: true, kinds: [] });
+    const edited = path.join(work, "edited-for-zip");
+    cpSync(GOOD_BUNDLE, edited, { recursive: true });
+    const answers = path.join(edited, "output/capability_2_dashboard_apis/harbor.json");
+    writeFileSync(answers, `${readFileSync(answers, "utf8")}\n`);
+    const other = await verify(entry.id, "--db", entry.db, "--bundle", await zipOf(edited, "edited.zip"), "--benchmark", MINI_BENCHMARK, "--json");
+    expect(other.code).toBe(1);
+    expect(report(other.stdout).kinds).toEqual(["bundle"]);
   });
 
   it("names the benchmark (its ground truth) when a ground-truth value changes", async () => {

@@ -108,7 +108,6 @@ describe("agentboard validate", () => {
   it("exits 2 on usage errors without a stack trace", () => {
     for (const args of [
       ["validate", good, "--benchmark", "test/fixtures/no-such-benchmark"],
-      ["validate", good],
       ["score", good, "--benchmark", benchmark, "--bogus-flag"],
       ["score", good, "--benchmark", benchmark, "--judge", "oracle"],
       ["score", good, "--benchmark", benchmark, "--replay", "psychic"],
@@ -193,13 +192,13 @@ describe("agentboard command line", () => {
     const out = JSON.parse(r.stdout) as { submissionId: number; created: boolean; state: string };
     expect(out).toMatchObject({ created: true, state: "queued" });
     expect(r.stderr).toContain(`Submission ${out.submissionId} is queued. A worker scores it next`);
-    expect(r.stderr).toContain(`npx agentboard worker --db ${db} --until-idle`);
+    expect(r.stderr).toContain(`./agentboard worker --db ${db} --until-idle`);
     expect(r.stderr).toContain(`Watch it at /submissions/${out.submissionId} (visible to a signed-in maintainer until it is approved and published`);
     const again = cli("submit", good, "--benchmark", benchmark, "--db", db);
     expect(again.stderr).toContain(`already submitted: submission ${out.submissionId}, queued`);
     const bad = cli("submit", invalid, "--benchmark", benchmark, "--db", db);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain(`npx agentboard validate ${invalid} --benchmark ${benchmark}`);
+    expect(bad.stderr).toContain(`./agentboard validate ${invalid} --benchmark ${benchmark}`);
   });
 });
 

@@ -10,9 +10,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialogueCapability, loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
 import { createMcpReplay, type McpReplayPort } from "@/lib/replay/mcp-replay";
-import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
-import { scoreBundle } from "@/lib/scoring/score-bundle";
-import type { ScoreResults } from "@/lib/scoring/score-results";
+import { createRulesGrader } from "@/lib/judges/rules-grader";
+import { scoreBundle } from "@/lib/aggregate/score-bundle";
+import type { ScoreResults } from "@/lib/aggregate/score-results";
 import type { ValidationReport } from "@/lib/validate/report";
 import { buildDemo, DEMO_DIR } from "@/scripts/demo/build-demo";
 
@@ -72,7 +72,7 @@ describe("demo sample submissions, replayed over MCP", () => {
     for (const r of results.values()) expect(r).toMatchObject({ replay: "mcp", verified: true });
   });
 
-  it("keeps the published figures of the single-run entries (README: The demo benchmark)", () => {
+  it("keeps the published figures of the single-run entries (docs/demo.md)", () => {
     const one = (x: number) => Math.round(x * 10) / 10;
     const published = { oracle: 100, "strong-agent": 85.2, "policy-breaker": 79.4, "partial-entry": 42.7, "weak-agent": 29.7, fabricator: 2.9 };
     for (const [agent, overall] of Object.entries(published)) {
@@ -84,7 +84,7 @@ describe("demo sample submissions, replayed over MCP", () => {
     }
   });
 
-  it("scores the 4-trial steady-agent end to end: every trial's items, the mean over trials, its spread and pass^4 (README: Trials)", () => {
+  it("scores the 4-trial steady-agent end to end: every trial's items, the mean over trials, its spread and pass^4 (docs/scoring.md: Trials)", () => {
     const r = results.get("steady-agent")!;
     const one = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
     expect(reports.get("steady-agent")!.summary).toMatchObject({ trials: 4, dialogues: 1200 });

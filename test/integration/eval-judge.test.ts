@@ -6,13 +6,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EvalItem } from "@/lib/formats/eval-dataset";
 import { parseMetricsYaml } from "@/lib/formats/eval-metrics";
-import { createChatClient } from "@/lib/scoring/judges/chat-client";
-import { createMemoryGradeCache } from "@/lib/scoring/judges/grade-cache";
-import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/scoring/judges/openai-grader";
-import { SCORE_SYSTEM, scoreMessages } from "@/lib/scoring/evaluators/prompts";
-import { createQaEvaluator } from "@/lib/scoring/evaluators/qa-evaluator";
-import { createReportEvaluator } from "@/lib/scoring/evaluators/report-evaluator";
-import { runEvaluation } from "@/lib/scoring/evaluators/run-evaluation";
+import { createChatClient } from "@/lib/judges/chat-client";
+import { createMemoryGradeCache } from "@/lib/judges/grade-cache";
+import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/judges/openai-grader";
+import { SCORE_SYSTEM, scoreMessages } from "@/lib/evaluators/prompts";
+import { createQaEvaluator } from "@/lib/evaluators/qa-evaluator";
+import { createReportEvaluator } from "@/lib/evaluators/report-evaluator";
+import { runEvaluation } from "@/lib/evaluators/run-evaluation";
 import { fastRetries, startFakeOpenAiServer, systemPrompt, type FakeOpenAiServer, type RecordedRequest } from "../helpers/fake-openai-server";
 import { blockNames, unfenced } from "../helpers/data-blocks";
 

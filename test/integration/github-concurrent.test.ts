@@ -7,52 +7,34 @@
  * lease (lib/submissions/named-leases.ts) this fails: two workers act on a delivery, or post two
  * status comments on an issue.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { closeDatabase, connectDatabase, type Db } from "@/db/client";
 import { githubDeliveries, leases, submissions } from "@/db/schema";
-import { renderIssueFormBody, SUBMISSION_LABEL } from "@/lib/github/issue-form";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
-import { createGitHubIntake, pollRepository, processPendingDeliveries, recordDelivery, syncAll, type GitHubIntake } from "@/lib/submissions/github-intake";
-import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
-import { STATUS_MARKER } from "@/lib/submissions/github-status";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
-import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
-import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
+import type { RepoRef } from "@/lib/github/github-client";
+import { SUBMISSION_LABEL } from "@/lib/github/issue-form";
+import { pollRepository, processPendingDeliveries, recordDelivery, syncAll, type GitHubIntake } from "@/lib/submissions/github-intake";
+import { ENGINES, type TestDatabase } from "../helpers/engines";
+import type { FakeFileServer } from "../helpers/fake-file-server";
+import type { FakeGitHubServer } from "../helpers/fake-github-server";
+import { issueForm, statusComments, useGitHubIntake } from "../helpers/github-intake-fixture";
+import { GOOD_BUNDLE, tickingClock } from "../helpers/mini-fixtures";
 import { zipFolder } from "../helpers/zip-writer";
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const mini = path.join(repoRoot, "test/fixtures/mini-benchmark");
-const good = path.join(repoRoot, "test/fixtures/mini-bundles/good");
-const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-gh-concurrent-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const WORKERS = 4;
 const ISSUES = 6;
-const repo = { owner: "bench-org", repo: "bench" };
-let clock = 0;
-const now = () => new Date(Date.UTC(2026, 10, 24) + clock++ * 1000);
+const now = tickingClock(Date.UTC(2026, 10, 24));
 
-describe.each(ENGINES)("GitHub intake with %i workers on %s", (engine) => {
-  let t: TestDatabase;
-  let gh: FakeGitHubServer;
-  let files: FakeFileServer;
+describe.each(ENGINES)(`GitHub intake with ${WORKERS} workers on %s`, (engine) => {
+  let t: TestDatabase, gh: FakeGitHubServer, repo: RepoRef, files: FakeFileServer;
   const handles: Db[] = [];
+  const fx = useGitHubIntake(engine, { now });
 
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-    await registerBenchmark(t.db, mini, { isDefault: true, now: now() });
-    gh = await startFakeGitHubServer();
-    files = await startFakeFileServer();
-  });
+  beforeEach(() => void ({ t, gh, repo, files } = fx));
 
+  // Runs before the fixture closes (hooks unwind in reverse): the handles go before their database.
   afterEach(async () => {
     for (const db of handles.splice(0)) await closeDatabase(db);
-    await gh.close();
-    await files.close();
-    await t.close();
   });
 
   /** A worker: its own database handle (another "machine"), its own GitHub client and bundle folder. */
@@ -64,17 +46,13 @@ describe.each(ENGINES)("GitHub intake with %i workers on %s", (engine) => {
     // cut short and the busy write is tried again (retryBusy), as a busy one is between processes.
     if (engine === "sqlite") db.$client.pragma("busy_timeout = 20");
     handles.push(db);
-    const settings = {
-      ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: "bench-org/bench", BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_TEST_ALLOW_LOOPBACK: "1", AGENTBOARD_PUBLIC_URL: "https://board.example" }),
-      bundleDir: path.join(tmp, `bundles-${engine}-${clock}-${i}`),
-    };
-    return createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false }, log: (line) => log.push(`w${i} ${line}`) });
+    return fx.createIntake({ db, env: { AGENTBOARD_BUNDLE_DIR: path.join(fx.dir, `bundles-${i}`) }, log: (line) => log.push(`w${i} ${line}`) });
   }
 
   it("acts on each delivery once and posts one status comment per issue", async () => {
     const issues = Array.from({ length: ISSUES }, (_, i) => {
-      files.serve(`/agent-${i}.zip`, zipFolder(good, (n, text) => (n.endsWith("metadata.json") ? text.replace("mini-agent", `mini-agent ${i}`) : text)));
-      const body = renderIssueFormBody({ agentName: `agent ${i}`, maintainer: "Ada Lab", models: ["test-model"], description: "A small agent.", zipUrl: files.url(`/agent-${i}.zip`) });
+      files.serve(`/agent-${i}.zip`, zipFolder(GOOD_BUNDLE, (n, text) => (n.endsWith("metadata.json") ? text.replace("mini-agent", `mini-agent ${i}`) : text)));
+      const body = issueForm({ agentName: `agent ${i}`, zipUrl: files.url(`/agent-${i}.zip`) });
       return gh.addIssue({ body, labels: [SUBMISSION_LABEL], user: `author-${i}` });
     });
     // Two deliveries per issue (GitHub sends "opened" and then "labeled"), and one to ignore.
@@ -109,7 +87,7 @@ describe.each(ENGINES)("GitHub intake with %i workers on %s", (engine) => {
     expect(subs).toHaveLength(ISSUES);
     expect(new Set(subs.map((s) => s.agentName)).size).toBe(ISSUES);
     for (const issue of issues) {
-      const status = gh.comments(issue.number).filter((c) => c.body.startsWith(STATUS_MARKER));
+      const status = statusComments(gh, issue.number);
       expect(status, `issue #${issue.number}: ${status.length} status comments`).toHaveLength(1);
       expect(status[0]!.body).toContain("queued for scoring");
       expect(files.requests.filter((r) => r.path === `/agent-${issue.number - 1}.zip`)).toHaveLength(1);

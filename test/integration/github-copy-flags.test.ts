@@ -9,35 +9,25 @@
  * - Many copies of one entry: each copy carries one duplicate flag naming the first received
  *   and counting the others, not one flag per copy.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { auditLog, githubIssues, submissions } from "@/db/schema";
-import { renderIssueFormBody, SUBMISSION_LABEL, type IssueFormValues } from "@/lib/github/issue-form";
+import type { RepoRef } from "@/lib/github/github-client";
+import { SUBMISSION_LABEL, type IssueFormValues } from "@/lib/github/issue-form";
 import { getFlagReview, isFlagged } from "@/lib/queries/integrity";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
 import { getSubmission } from "@/lib/queries/submission";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
-import { createGitHubIntake, pollRepository, type GitHubIntake } from "@/lib/submissions/github-intake";
-import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
-import { STATUS_MARKER } from "@/lib/submissions/github-status";
+import { pollRepository, type GitHubIntake } from "@/lib/submissions/github-intake";
 import { clearFlag } from "@/lib/submissions/review";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
-import { runWorker } from "@/lib/submissions/worker";
-import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
-import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
-import { MINI_BENCHMARK, GOOD_BUNDLE } from "../helpers/mini-fixtures";
+import type { FakeFileServer } from "../helpers/fake-file-server";
+import type { FakeGitHubServer } from "../helpers/fake-github-server";
+import { ENGINES } from "../helpers/engines";
+import { issueForm, scoreQueued, statusComment as statusCommentOf, useGitHubIntake } from "../helpers/github-intake-fixture";
+import { GOOD_BUNDLE, tickingClock } from "../helpers/mini-fixtures";
 import { zipFolder } from "../helpers/zip-writer";
 
-const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-gh-copies-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-let clock = 0;
-const now = () => new Date(Date.UTC(2026, 10, 22) + clock++ * 1000);
+const now = tickingClock(Date.UTC(2026, 10, 22));
 
 /** The good bundle under another agent name: the same outputs, new metadata (a new sha256). */
 const copyOfGood = (agent: string) => zipFolder(GOOD_BUNDLE, (name, text) => (name.endsWith("metadata.json") ? JSON.stringify({ agent_name: agent, models: ["m"] }) : text));
@@ -52,48 +42,24 @@ const ownBundle = () =>
   });
 
 describe.each(ENGINES)("copy flags through GitHub on %s", (engine) => {
-  let t: TestDatabase;
-  let db: Db;
-  let gh: FakeGitHubServer;
-  let files: FakeFileServer;
-  let ctx: GitHubIntake;
-  const repo = { owner: "bench-org", repo: "bench" };
+  let db: Db, gh: FakeGitHubServer, repo: RepoRef, files: FakeFileServer, ctx: GitHubIntake;
+  const fx = useGitHubIntake(engine, { now });
 
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-    db = t.db;
-    await registerBenchmark(db, MINI_BENCHMARK, { isDefault: true, now: now() });
-    gh = await startFakeGitHubServer();
-    files = await startFakeFileServer();
+  beforeEach(() => {
+    ({ db, gh, repo, files, intake: ctx } = fx);
     gh.setPermission("maintainer-1", "write");
-    const settings = {
-      ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: "bench-org/bench", BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_TEST_ALLOW_LOOPBACK: "1", AGENTBOARD_PUBLIC_URL: "https://board.example" }),
-      bundleDir: path.join(tmp, `bundles-${clock}`),
-    };
-    ctx = await createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false } });
   });
 
-  afterEach(async () => {
-    await gh.close();
-    await files.close();
-    await t.close();
-  });
-
-  const form = (over: Partial<IssueFormValues>): string => renderIssueFormBody({ agentName: "agent", maintainer: "Lab", models: ["m"], description: "An agent.", zipUrl: files.url("/none.zip"), ...over });
+  const form = (over: Partial<IssueFormValues>): string => issueForm({ agentName: "agent", maintainer: "Lab", models: ["m"], description: "An agent.", zipUrl: files.url("/none.zip"), ...over });
 
   /** Scores what is queued, then lets the intake pass bring the issues up to date. */
   async function scoreAndSync(): Promise<void> {
-    const deps = createScoringDeps(db, { now });
-    try {
-      await runWorker(db, deps, { untilIdle: true });
-    } finally {
-      await deps.close();
-    }
+    await scoreQueued(db, now);
     await pollRepository(ctx, repo);
   }
 
   const submissionOf = async (issue: number) => (await db.select({ id: githubIssues.submissionId }).from(githubIssues).where(eq(githubIssues.number, issue)))[0]!.id!;
-  const statusComment = (issue: number) => gh.comments(issue).find((c) => c.body.startsWith(STATUS_MARKER))!.body;
+  const statusComment = (issue: number) => statusCommentOf(gh, issue);
   const flagsOf = async (id: number) => (await getSubmission(db, id))!.integrity!.flags;
 
   it("flag the entry edited into a copy of a published one, never the original; a maintainer clears the flag with a reason", async () => {

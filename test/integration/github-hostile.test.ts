@@ -6,78 +6,38 @@
  * fake GitHub and file servers, on each engine (a SQLite file, a Postgres database).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { githubDeliveries, githubIssues, submissions } from "@/db/schema";
 import { GITHUB_COMMENT_LIMIT } from "@/lib/github/comment-text";
-import { renderIssueFormBody, SUBMISSION_LABEL, type IssueFormValues } from "@/lib/github/issue-form";
+import type { RepoRef } from "@/lib/github/github-client";
+import { SUBMISSION_LABEL, type IssueFormValues } from "@/lib/github/issue-form";
 import { signWebhookBody } from "@/lib/github/webhook-signature";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
-import { createGitHubIntake, pollRepository, processPendingDeliveries, recordDelivery, type GitHubIntake } from "@/lib/submissions/github-intake";
-import { githubSettingsFromEnv, type GitHubSettings } from "@/lib/submissions/github-settings";
-import { STATUS_MARKER } from "@/lib/submissions/github-status";
+import { pollRepository, processPendingDeliveries, recordDelivery } from "@/lib/submissions/github-intake";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { startGitHubPass } from "@/scripts/commands/github";
-import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
-import { FAKE_COMMENT_LIMIT, startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
+import type { FakeFileServer } from "../helpers/fake-file-server";
+import { FAKE_COMMENT_LIMIT, type FakeGitHubServer } from "../helpers/fake-github-server";
+import { ENGINES } from "../helpers/engines";
+import { GOOD_ZIP, issueForm, statusComment, useGitHubIntake } from "../helpers/github-intake-fixture";
+import { GOOD_BUNDLE, tickingClock } from "../helpers/mini-fixtures";
 import { zipFolder } from "../helpers/zip-writer";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const mini = path.join(repoRoot, "test/fixtures/mini-benchmark");
-const good = path.join(repoRoot, "test/fixtures/mini-bundles/good");
-const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-gh-hostile-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-let clock = 0;
-const now = () => new Date(Date.UTC(2026, 10, 22) + clock++ * 1000);
+const now = tickingClock(Date.UTC(2026, 10, 22));
 
 const HOSTILE = "@octocat @github/security [click](https://evil.example/login) https://evil.example **bold** <img src=x> `tick` \u202Eevil";
 const DEEP_METADATA = '{"a":'.repeat(6_000) + "1" + "}".repeat(6_000);
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 
 let gh: FakeGitHubServer;
+let repo: RepoRef;
 let files: FakeFileServer;
-const repo = { owner: "bench-org", repo: "bench" };
 
-beforeEach(async () => {
-  gh = await startFakeGitHubServer();
-  files = await startFakeFileServer();
-  files.serve("/good.zip", zipFolder(good));
-  files.serve("/other.zip", zipFolder(good, (n, t) => t.replace("Ocean Queen.", "Ocean Queen!").replace("mini-agent", "mini-agent 2")));
-});
+const form = (over: Partial<IssueFormValues> = {}): string => issueForm({ zipUrl: files.url(GOOD_ZIP), ...over });
 
-afterEach(async () => {
-  await gh.close();
-  await files.close();
-});
-
-function env(over: Record<string, string> = {}): Record<string, string> {
-  return {
-    GITHUB_TOKEN: gh.token,
-    GITHUB_API_URL: gh.baseUrl,
-    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
-    BUNDLE_ALLOWED_HOSTS: "127.0.0.1",
-    AGENTBOARD_TEST_ALLOW_LOOPBACK: "1",
-    AGENTBOARD_PUBLIC_URL: "https://board.example",
-    AGENTBOARD_BUNDLE_DIR: path.join(tmp, `bundles-${clock++}`),
-    ...over,
-  };
-}
-
-async function intake(db: Db, settings: GitHubSettings, over: Parameters<typeof createGitHubIntake>[2] = {}): Promise<GitHubIntake> {
-  return createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false }, ...over });
-}
-
-
-const form = (over: Partial<IssueFormValues> = {}): string =>
-  renderIssueFormBody({ agentName: "mini-agent", maintainer: "Ada Lab", models: ["test-model"], description: "A small agent.", zipUrl: files.url("/good.zip"), ...over });
-
-const statusOf = (n: number) => gh.comments(n).find((c) => c.body.startsWith(STATUS_MARKER))?.body;
+const statusOf = (n: number) => statusComment(gh, n);
 const downloads = (p: string) => files.requests.filter((r) => r.path === p).length;
 
 /** Nothing in a comment that GitHub would turn into a mention, a foreign link or HTML. */
@@ -89,26 +49,19 @@ function expectInert(comment: string): void {
 }
 
 describe.each(ENGINES)("on %s", (engine) => {
-  const opened: TestDatabase[] = [];
-  afterEach(async () => {
-    for (const t of opened.splice(0)) await t.close();
+  let db: Db;
+  const fx = useGitHubIntake(engine, { now });
+  beforeEach(() => {
+    ({ db, gh, repo, files } = fx);
+    files.serve("/other.zip", zipFolder(GOOD_BUNDLE, (n, t) => t.replace("Ocean Queen.", "Ocean Queen!").replace("mini-agent", "mini-agent 2")));
   });
-
-  /** A new database with the mini benchmark as the default. */
-  async function memoryDb(): Promise<Db> {
-    const t = await freshDatabase(engine);
-    opened.push(t);
-    await registerBenchmark(t.db, mini, { isDefault: true, now: now() });
-    return t.db;
-  }
 
   describe("one poisoned issue does not stop GitHub intake", () => {
     it("marks an issue whose processing throws, reads and comments the next one, and does not download the bundle again", async () => {
-      const db = await memoryDb();
-      const deep = zipFolder(good, (n, t) => (n.endsWith("metadata.json") ? DEEP_METADATA : t));
+      const deep = zipFolder(GOOD_BUNDLE, (n, t) => (n.endsWith("metadata.json") ? DEEP_METADATA : t));
       files.serve("/deep.zip", deep);
       // Whatever validation makes of the deep bundle, processing it here throws as serialising its report once did.
-      const ctx = await intake(db, githubSettingsFromEnv(env()), {
+      const ctx = await fx.createIntake({
         ingest: (d, input, clock) => (path.basename(input.bundlePath) === `${sha256(deep)}.zip` ? Promise.reject(new RangeError("Maximum call stack size exceeded")) : ingestBundle(d, input, clock)),
       });
       const poisoned = gh.addIssue({ body: form({ zipUrl: files.url("/deep.zip") }), labels: [SUBMISSION_LABEL] });
@@ -139,9 +92,8 @@ describe.each(ENGINES)("on %s", (engine) => {
     });
 
     it("survives the real deep-metadata bundle: the issue gets a readable comment, the next one too", async () => {
-      const db = await memoryDb();
-      files.serve("/deep.zip", zipFolder(good, (n, t) => (n.endsWith("metadata.json") ? DEEP_METADATA : t)));
-      const ctx = await intake(db, githubSettingsFromEnv(env()));
+      files.serve("/deep.zip", zipFolder(GOOD_BUNDLE, (n, t) => (n.endsWith("metadata.json") ? DEEP_METADATA : t)));
+      const ctx = fx.intake;
       const poisoned = gh.addIssue({ body: form({ zipUrl: files.url("/deep.zip") }), labels: [SUBMISSION_LABEL] });
       const next = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL] });
       await pollRepository(ctx, repo);
@@ -153,8 +105,7 @@ describe.each(ENGINES)("on %s", (engine) => {
     });
 
     it("goes on to the next issue when GitHub refuses one issue's comment", async () => {
-      const db = await memoryDb();
-      const ctx = await intake(db, githubSettingsFromEnv(env()));
+      const ctx = fx.intake;
       const a = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL] });
       const b = gh.addIssue({ body: form({ zipUrl: files.url("/other.zip") }), labels: [SUBMISSION_LABEL] });
       gh.failNext("POST", new RegExp(`/issues/${a.number}/comments$`), 422);
@@ -168,7 +119,6 @@ describe.each(ENGINES)("on %s", (engine) => {
 
   describe("hostile values in the bot's comments", () => {
     it("keeps the comment under 65,536 characters with a 70,000-character domain, and inert", async () => {
-      const db = await memoryDb();
       // Incompressible, so the ZIP ratio check lets it through to the records.
       const records = Array.from({ length: 30 }, (_, i) => ({
         uuid: `h-${i}`,
@@ -178,8 +128,8 @@ describe.each(ENGINES)("on %s", (engine) => {
         duration_s: 1,
         output: [{ turn_id: 0, query: "q", answer: HOSTILE, sequence: { tool_call: [], tool_response: [] } }],
       }));
-      files.serve("/huge.zip", zipFolder(good, (n, t) => (n.endsWith("capability_2_dashboard_apis/harbor.json") ? JSON.stringify(records) : t)));
-      const ctx = await intake(db, githubSettingsFromEnv(env()));
+      files.serve("/huge.zip", zipFolder(GOOD_BUNDLE, (n, t) => (n.endsWith("capability_2_dashboard_apis/harbor.json") ? JSON.stringify(records) : t)));
+      const ctx = fx.intake;
       // The form refuses bidirectional overrides itself; the rest of the hostile text goes in.
       const issue = gh.addIssue({ body: form({ zipUrl: files.url("/huge.zip"), description: HOSTILE.replace("\u202E", "") }), labels: [SUBMISSION_LABEL] });
       const pass = await pollRepository(ctx, repo);
@@ -205,9 +155,8 @@ describe.each(ENGINES)("on %s", (engine) => {
     });
 
     it("pastes no download-error text unescaped", async () => {
-      const db = await memoryDb();
       files.serve("/x.zip", "nope", { status: 404 });
-      const ctx = await intake(db, githubSettingsFromEnv(env()));
+      const ctx = fx.intake;
       const hostileUrl = `${files.url("/x.zip")}?q=@octocat/**x**<img>`;
       const issue = gh.addIssue({ body: form({ zipUrl: hostileUrl }), labels: [SUBMISSION_LABEL] });
       await pollRepository(ctx, repo);
@@ -227,11 +176,9 @@ describe.each(ENGINES)("on %s", (engine) => {
     });
 
     it("acts on no delivery when GITHUB_REPOSITORY is unset, whatever repository it names", async () => {
-      const db = await memoryDb();
       const issue = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL] });
-      const settings = githubSettingsFromEnv(env({ GITHUB_REPOSITORY: "" }));
-      expect(settings.repo).toBeNull();
-      const ctx = await intake(db, settings);
+      const ctx = await fx.createIntake({ env: { GITHUB_REPOSITORY: "" } });
+      expect(ctx.settings.repo).toBeNull();
       await recordDelivery(db, { id: "other-1", event: "issues", payload: otherRepoPayload(issue.number, issue.body ?? "") }, now());
       await recordDelivery(db, { id: "ours-1", event: "issues", payload: { ...otherRepoPayload(issue.number, issue.body ?? ""), repository: { full_name: "bench-org/bench" } } }, now());
       expect(await processPendingDeliveries(ctx)).toBe(2);
@@ -244,9 +191,8 @@ describe.each(ENGINES)("on %s", (engine) => {
     });
 
     it("ignores a delivery for another repository when one is configured", async () => {
-      const db = await memoryDb();
       const issue = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL] });
-      const ctx = await intake(db, githubSettingsFromEnv(env()));
+      const ctx = fx.intake;
       await recordDelivery(db, { id: "other-2", event: "issues", payload: otherRepoPayload(issue.number, issue.body ?? "") }, now());
       await processPendingDeliveries(ctx);
       expect((await db.select().from(githubDeliveries))[0]).toMatchObject({ status: "ignored" });
@@ -256,12 +202,10 @@ describe.each(ENGINES)("on %s", (engine) => {
 
     it("is stored and acknowledged by the web route; only the worker's pass downloads", async () => {
       // The route opens the database the environment names, as the web process does.
-      const db = await memoryDb();
-      const dbEnv = opened.at(-1)!.env;
       const secret = "hostile-webhook-secret";
-      const routeEnv = env({ GITHUB_WEBHOOK_SECRET: secret, GITHUB_WEBHOOK_MAX_BYTES: "65536", GITHUB_WEBHOOK_READ_TIMEOUT_MS: "300" });
+      const routeEnv = { GITHUB_WEBHOOK_SECRET: secret, GITHUB_WEBHOOK_MAX_BYTES: "65536", GITHUB_WEBHOOK_READ_TIMEOUT_MS: "300" };
       const saved = { ...process.env };
-      Object.assign(process.env, routeEnv, dbEnv);
+      Object.assign(process.env, fx.env, routeEnv, fx.t.env);
       try {
         const { POST } = await import("@/app/api/github/webhook/route");
         const issue = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL] });
@@ -291,11 +235,11 @@ describe.each(ENGINES)("on %s", (engine) => {
           expect(gh.comments(issue.number)).toHaveLength(0);
 
           // The worker's GitHub pass (the `worker` command runs it beside scoring) does the work.
-          const ctx = await intake(db, githubSettingsFromEnv(routeEnv));
+          const ctx = await fx.createIntake({ env: routeEnv });
           const pass = startGitHubPass(ctx, repo, { deliveryMs: 60_000, syncMs: 60_000, log: () => {} });
           await pass.deliveries();
           await pass.stop();
-          expect(downloads("/good.zip")).toBe(1);
+          expect(downloads(GOOD_ZIP)).toBe(1);
           expect((await db.select().from(githubDeliveries).where(eq(githubDeliveries.deliveryId, "route-1")))[0]).toMatchObject({ status: "done" });
           expect((await db.select().from(githubIssues))[0]).toMatchObject({ number: issue.number });
           expect(statusOf(issue.number)).toContain("queued for scoring");
@@ -309,7 +253,7 @@ describe.each(ENGINES)("on %s", (engine) => {
     it("without GITHUB_REPOSITORY the route stores nothing", async () => {
       const secret = "hostile-webhook-secret";
       const saved = { ...process.env };
-      Object.assign(process.env, env({ GITHUB_WEBHOOK_SECRET: secret, GITHUB_REPOSITORY: "" }), { AGENTBOARD_DB: path.join(tmp, "unused.db") });
+      Object.assign(process.env, fx.env, { GITHUB_WEBHOOK_SECRET: secret, GITHUB_REPOSITORY: "" }, { AGENTBOARD_DB: path.join(fx.dir, "unused.db") });
       try {
         const { POST } = await import("@/app/api/github/webhook/route");
         const body = JSON.stringify(otherRepoPayload(1, "x"));

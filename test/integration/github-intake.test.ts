@@ -3,85 +3,45 @@
  * database): octokit talks to a local fake GitHub, bundles come from a local file server (the
  * test-only loopback switch), the worker scores with the mini benchmark.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { auditLog, githubDeliveries, githubIssues, submissions } from "@/db/schema";
-import { renderIssueFormBody, SUBMISSION_LABEL, type IssueFormValues } from "@/lib/github/issue-form";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
-import { createGitHubIntake, pollRepository, processPendingDeliveries, recordDelivery, type GitHubIntake } from "@/lib/submissions/github-intake";
-import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
-import { STATUS_MARKER } from "@/lib/submissions/github-status";
+import type { RepoRef } from "@/lib/github/github-client";
+import { SUBMISSION_LABEL, type IssueFormValues } from "@/lib/github/issue-form";
+import { pollRepository, processPendingDeliveries, recordDelivery, type GitHubIntake } from "@/lib/submissions/github-intake";
 import { applyReviewAction, reviewAction } from "@/lib/submissions/review";
 import { TransitionError } from "@/lib/submissions/transitions";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
-import { runWorker } from "@/lib/submissions/worker";
-import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
-import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
+import type { FakeFileServer } from "../helpers/fake-file-server";
+import type { FakeGitHubServer } from "../helpers/fake-github-server";
+import { ENGINES } from "../helpers/engines";
+import { GOOD_ZIP, issueForm, scoreQueued, statusComments, useGitHubIntake } from "../helpers/github-intake-fixture";
+import { GOOD_BUNDLE, tickingClock } from "../helpers/mini-fixtures";
 import { buildZip, zipFolder } from "../helpers/zip-writer";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const mini = path.join(repoRoot, "test/fixtures/mini-benchmark");
-const good = path.join(repoRoot, "test/fixtures/mini-bundles/good");
-const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-gh-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-let clock = 0;
-const now = () => new Date(Date.UTC(2026, 10, 22) + clock++ * 1000);
+const now = tickingClock(Date.UTC(2026, 10, 22));
 
 describe.each(ENGINES)("GitHub intake on %s", (engine) => {
-  let t: TestDatabase;
-  let db: Db;
-  let gh: FakeGitHubServer;
-  let files: FakeFileServer;
-  let ctx: GitHubIntake;
-  const repo = { owner: "bench-org", repo: "bench" };
+  let db: Db, gh: FakeGitHubServer, repo: RepoRef, files: FakeFileServer, ctx: GitHubIntake;
+  const fx = useGitHubIntake(engine, { now });
 
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-    db = t.db;
-    const { versionId } = await registerBenchmark(db, mini, { isDefault: true, now: now() });
-    gh = await startFakeGitHubServer();
-    files = await startFakeFileServer();
-    files.serve("/good.zip", zipFolder(good));
-    files.serve("/better.zip", zipFolder(good, (n, t) => (n.endsWith("metadata.json") ? t.replace("mini-agent", "mini-agent v2") : t.replace("Ocean Queen.", "Ocean Queen!"))));
-    const settings = {
-      ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: "bench-org/bench", BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_TEST_ALLOW_LOOPBACK: "1", AGENTBOARD_PUBLIC_URL: "https://board.example" }),
-      bundleDir: path.join(tmp, `bundles-${clock}`),
-    };
-    ctx = await createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false } });
-    expect(ctx.versionId).toBe(versionId); // the default benchmark
+  beforeEach(() => {
+    ({ db, gh, repo, files, intake: ctx } = fx);
+    files.serve("/better.zip", zipFolder(GOOD_BUNDLE, (n, t) => (n.endsWith("metadata.json") ? t.replace("mini-agent", "mini-agent v2") : t.replace("Ocean Queen.", "Ocean Queen!"))));
+    expect(ctx.versionId).toBe(fx.versionId); // the default benchmark
   });
 
-  afterEach(async () => {
-    await gh.close();
-    await files.close();
-    await t.close();
-  });
-
-  const form = (over: Partial<IssueFormValues> = {}): string =>
-    renderIssueFormBody({ agentName: "mini-agent", maintainer: "Ada Lab", models: ["test-model"], description: "A small agent.", zipUrl: files.url("/good.zip"), ...over });
+  const form = (over: Partial<IssueFormValues> = {}): string => issueForm({ zipUrl: files.url(GOOD_ZIP), ...over });
 
   function statusComment(issue: number) {
-    const mine = gh.comments(issue).filter((c) => c.body.startsWith(STATUS_MARKER));
+    const mine = statusComments(gh, issue);
     expect(mine).toHaveLength(1); // one status comment, edited in place
     return mine[0]!.body;
   }
 
   const subs = () => db.select().from(submissions).orderBy(submissions.id);
 
-  async function score(): Promise<void> {
-    const deps = createScoringDeps(db, { now });
-    try {
-      await runWorker(db, deps, { untilIdle: true });
-    } finally {
-      await deps.close();
-    }
-  }
+  const score = () => scoreQueued(db, now);
 
   describe("GitHub intake", () => {
     it("takes an issue to a published entry, reporting every step on the issue", async () => {

@@ -6,67 +6,32 @@
  * (tried again next period), at most GITHUB_RECONCILE_MAX_PAGES pages per label. Against the
  * local fake GitHub and file servers, on each engine.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { like } from "drizzle-orm";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { githubDeliveries, leases, submissions } from "@/db/schema";
-import { renderIssueFormBody, SUBMISSION_LABEL } from "@/lib/github/issue-form";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
-import { createGitHubIntake } from "@/lib/submissions/github-intake";
+import { SUBMISSION_LABEL } from "@/lib/github/issue-form";
 import { reconcileRepository } from "@/lib/submissions/github-reconcile";
-import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
 import { acquireLease, releaseLease } from "@/lib/submissions/named-leases";
-import { STATUS_MARKER } from "@/lib/submissions/github-status";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
-import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
-import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
+import { ENGINES, type TestDatabase } from "../helpers/engines";
+import type { FakeFileServer } from "../helpers/fake-file-server";
+import type { FakeGitHubServer } from "../helpers/fake-github-server";
+import { GOOD_ZIP, issueForm, statusComments as statusCommentsOf, useGitHubIntake } from "../helpers/github-intake-fixture";
 import { runCli } from "../helpers/run-cli";
-import { zipFolder } from "../helpers/zip-writer";
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const mini = path.join(repoRoot, "test/fixtures/mini-benchmark");
-const good = path.join(repoRoot, "test/fixtures/mini-bundles/good");
-const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-gh-reconcile-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-let n = 0;
 
 describe.each(ENGINES)("GitHub reconcile on %s", (engine) => {
-  let t: TestDatabase;
-  let gh: FakeGitHubServer;
-  let files: FakeFileServer;
-  let env: Record<string, string>;
+  let t: TestDatabase, gh: FakeGitHubServer, files: FakeFileServer, env: Record<string, string>;
+  // The real clock, as the `worker` command's: they share the reconcile lease.
+  const fx = useGitHubIntake(engine);
 
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-    await registerBenchmark(t.db, mini, { isDefault: true, now: new Date() });
-    gh = await startFakeGitHubServer();
-    files = await startFakeFileServer();
-    files.serve("/good.zip", zipFolder(good));
-    const home = path.join(tmp, `w-${n++}`);
-    env = {
-      ...t.env,
-      GITHUB_TOKEN: gh.token,
-      GITHUB_API_URL: gh.baseUrl,
-      GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
-      BUNDLE_ALLOWED_HOSTS: "127.0.0.1",
-      AGENTBOARD_TEST_ALLOW_LOOPBACK: "1",
-      AGENTBOARD_PUBLIC_URL: "https://board.example",
-      AGENTBOARD_BUNDLE_DIR: path.join(home, "bundles"),
-      AGENTBOARD_STORAGE_URL: path.join(home, "storage"),
-      AGENTBOARD_CACHE_DIR: path.join(home, "cache"),
-    };
+  beforeEach(() => {
+    ({ t, gh, files } = fx);
+    // The worker command's environment: this database, these servers, its own folders.
+    env = { ...t.env, ...fx.env, AGENTBOARD_STORAGE_URL: path.join(fx.dir, "storage"), AGENTBOARD_CACHE_DIR: path.join(fx.dir, "cache") };
   });
 
-  afterEach(async () => {
-    await gh.close();
-    await files.close();
-    await t.close();
-  });
-
-  const form = () => renderIssueFormBody({ agentName: "mini-agent", maintainer: "Ada Lab", models: ["test-model"], description: "A small agent.", zipUrl: files.url("/good.zip") });
-  const statusComments = (issue: number) => gh.comments(issue).filter((c) => c.body.startsWith(STATUS_MARKER));
+  const form = () => issueForm({ zipUrl: files.url(GOOD_ZIP) });
+  const statusComments = (issue: number) => statusCommentsOf(gh, issue);
   const subs = () => t.db.select().from(submissions);
   const writes = () => gh.requests.filter((r) => r.method !== "GET").length;
   const listings = () => gh.requests.filter((r) => r.method === "GET" && r.path === `/repos/${gh.owner}/${gh.repo}/issues`);
@@ -136,8 +101,8 @@ describe.each(ENGINES)("GitHub reconcile on %s", (engine) => {
 
   it("does not move past an issue it could not read yet: the next reconcile reads it", async () => {
     const issue = gh.addIssue({ body: form(), labels: [SUBMISSION_LABEL] });
-    const ctx = await createGitHubIntake(t.db, githubSettingsFromEnv(env), { connect: { retry: false, throttle: false } });
-    const repo = { owner: gh.owner, repo: gh.repo };
+    const ctx = fx.intake;
+    const repo = fx.repo;
     const options = { everyMs: 600_000, maxPages: 10 };
     // Another worker has the issue (its lease) while this reconcile runs.
     const held = await acquireLease(t.db, `issue:${gh.owner}/${gh.repo}#${issue.number}`, { holder: "another worker" });
@@ -157,8 +122,7 @@ describe.each(ENGINES)("GitHub reconcile on %s", (engine) => {
 
   it("reconciles once per period across workers, reading at most the page cap per label", async () => {
     for (let i = 0; i < 3; i++) gh.addIssue({ body: "not a form", labels: [SUBMISSION_LABEL] });
-    const settings = githubSettingsFromEnv(env);
-    const workers = await Promise.all([0, 1, 2].map(() => createGitHubIntake(t.db, settings, { connect: { retry: false, throttle: false } })));
+    const workers = await Promise.all([0, 1, 2].map(() => fx.createIntake()));
     const options = { everyMs: 600_000, maxPages: 2, perPage: 1 };
     const passes = await Promise.all(workers.map((w) => reconcileRepository(w, { owner: gh.owner, repo: gh.repo }, options)));
     expect(passes.filter((p) => p.ran)).toHaveLength(1);

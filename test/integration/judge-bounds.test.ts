@@ -6,11 +6,11 @@
  * that ignored the signal would hang the test instead of passing it.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMemoryGradeCache } from "@/lib/scoring/judges/grade-cache";
-import type { GradeRequest } from "@/lib/scoring/judges/grader";
-import { resolveJudgeSettings, chatOptions, JudgeSettingsError } from "@/lib/scoring/judges/judge-settings";
-import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/scoring/judges/openai-grader";
-import { CHAT_DEFAULTS } from "@/lib/scoring/judges/chat-client";
+import { createMemoryGradeCache } from "@/lib/judges/grade-cache";
+import type { GradeRequest } from "@/lib/judges/grader";
+import { resolveJudgeSettings, chatOptions, JudgeSettingsError } from "@/lib/judges/judge-settings";
+import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/judges/openai-grader";
+import { CHAT_DEFAULTS } from "@/lib/judges/chat-client";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
 
 const req: GradeRequest = { kind: "correctness", question: "How many?", answer: "17", answerValue: "17", reference: "42", referenceValue: 42 };

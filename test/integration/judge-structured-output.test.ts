@@ -8,15 +8,15 @@
  *   same attempt, and remembered as refusing it; `AGENTBOARD_JUDGE_STRUCTURED_OUTPUT=off` never asks.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEndpointMemory, type EndpointMemory } from "@/lib/scoring/judges/chat-client";
-import { createMemoryGradeCache } from "@/lib/scoring/judges/grade-cache";
-import type { GradeRequest } from "@/lib/scoring/judges/grader";
-import { checkJudgeEnvironment, createGrader, JudgeSettingsError, resolveJudgeSettings } from "@/lib/scoring/judges/judge-settings";
-import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/scoring/judges/openai-grader";
-import { ASK_AGAIN, buildPrompt } from "@/lib/scoring/judges/prompts";
-import { discoveryMessages, scoreMessages } from "@/lib/scoring/evaluators/prompts";
-import { createQaEvaluator } from "@/lib/scoring/evaluators/qa-evaluator";
-import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
+import { createEndpointMemory, type EndpointMemory } from "@/lib/judges/chat-client";
+import { createMemoryGradeCache } from "@/lib/judges/grade-cache";
+import type { GradeRequest } from "@/lib/judges/grader";
+import { checkJudgeEnvironment, createGrader, JudgeSettingsError, resolveJudgeSettings } from "@/lib/judges/judge-settings";
+import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/judges/openai-grader";
+import { ASK_AGAIN, buildPrompt } from "@/lib/judges/prompts";
+import { discoveryMessages, scoreMessages } from "@/lib/evaluators/prompts";
+import { createQaEvaluator } from "@/lib/evaluators/qa-evaluator";
+import { evaluateItem } from "@/lib/evaluators/evaluator";
 import { fastRetries, startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } from "../helpers/fake-openai-server";
 import { item, output } from "../unit/evaluators/helpers";
 

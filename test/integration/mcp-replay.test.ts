@@ -6,7 +6,7 @@ import { benchmarkSpecSchema } from "@/lib/benchmark/spec";
 import type { GroundTruthDialogue, PredictedDialogue, ToolCall } from "@/lib/formats/dialogue";
 import { createMcpReplay, type McpReplayPort } from "@/lib/replay/mcp-replay";
 import { ReplayError } from "@/lib/replay/replay-port";
-import { canonicalJson } from "@/lib/scoring/canonical-json";
+import { canonicalJson } from "@/lib/formats/canonical-json";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const server = path.join(repo, "benchmarks/demo/environment/server.ts");

@@ -6,10 +6,11 @@
  * waited out. A correctness judge's own words quote the reference: they are private detail.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMemoryGradeCache, sha256 } from "@/lib/scoring/judges/grade-cache";
-import type { Grade, GradeRequest } from "@/lib/scoring/judges/grader";
-import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/scoring/judges/openai-grader";
-import { buildPrompt } from "@/lib/scoring/judges/prompts";
+import { createMemoryGradeCache } from "@/lib/judges/grade-cache";
+import { sha256 } from "@/lib/formats/sha256";
+import type { Grade, GradeRequest } from "@/lib/judges/grader";
+import { createOpenAiGrader, type OpenAiGraderOptions } from "@/lib/judges/openai-grader";
+import { buildPrompt } from "@/lib/judges/prompts";
 import { fastRetries, chatCompletion, startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server";
 import { blockNames, unfenced } from "../helpers/data-blocks";
 

@@ -2,7 +2,7 @@
  * compat: vakra reproduces VAKRA's scorer item by item. Each case is a hand-made VAKRA-shaped
  * record written as JSON text (so `314328.0` stays what the file says), scored through the
  * engine's one entry point with the bundle's own responses, and checked against the value
- * VAKRA's rules give (README, "Differences from VAKRA"; every record is inline, nothing is read from outside the repository).
+ * VAKRA's rules give (docs/vakra.md, "Differences from VAKRA"; every record is inline, nothing is read from outside the repository).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
 import { createRecordedReplay } from "@/lib/replay/recorded-replay";
 import type { WaterfallItemResult } from "@/lib/scoring/item-result";
-import { scoreBundle } from "@/lib/scoring/score-bundle";
+import { scoreBundle } from "@/lib/aggregate/score-bundle";
 import { buildVakraOutputs } from "@/lib/scoring/vakra-output";
 import { scriptedGrader, type StageRequest } from "../helpers/scripted-grader";
 

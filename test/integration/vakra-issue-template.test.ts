@@ -4,72 +4,41 @@
  * refused with the reason in one bot comment, nothing changed by a second pass; and, with a
  * link that works, the maintainer contact stored for maintainers and never shown publicly.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { githubIssues, submissions } from "@/db/schema";
+import type { RepoRef } from "@/lib/github/github-client";
 import { getReviewQueue } from "@/lib/queries/activity";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
 import { getSubmission } from "@/lib/queries/submission";
-import { registerBenchmark } from "@/lib/submissions/benchmarks";
-import { createGitHubIntake, pollRepository, type GitHubIntake } from "@/lib/submissions/github-intake";
-import { githubSettingsFromEnv } from "@/lib/submissions/github-settings";
-import { STATUS_MARKER } from "@/lib/submissions/github-status";
-import { createScoringDeps } from "@/lib/submissions/scoring-deps";
-import { runWorker } from "@/lib/submissions/worker";
-import { startFakeFileServer, type FakeFileServer } from "../helpers/fake-file-server";
-import { startFakeGitHubServer, type FakeGitHubServer } from "../helpers/fake-github-server";
-import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
-import { zipFolder } from "../helpers/zip-writer";
+import { pollRepository } from "@/lib/submissions/github-intake";
+import type { FakeFileServer } from "../helpers/fake-file-server";
+import type { FakeGitHubServer } from "../helpers/fake-github-server";
+import { ENGINES } from "../helpers/engines";
+import { GOOD_ZIP, scoreQueued, statusComments as statusCommentsOf, useGitHubIntake } from "../helpers/github-intake-fixture";
+import { tickingClock } from "../helpers/mini-fixtures";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
-const mini = path.join(repoRoot, "test/fixtures/mini-benchmark");
-const good = path.join(repoRoot, "test/fixtures/mini-bundles/good");
 const body = (zipUrl: string) => readFileSync(path.join(repoRoot, "test/fixtures/github/vakra-agent-submission.md"), "utf8").replace("{{ZIP_URL}}", zipUrl);
 const CONTACT = "harbor-team@example.org";
-const tmp = mkdtempSync(path.join(tmpdir(), "agentboard-vakra-issue-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-let clock = 0;
-const now = () => new Date(Date.UTC(2026, 10, 23) + clock++ * 1000);
-const repo = { owner: "bench-org", repo: "bench" };
+const now = tickingClock(Date.UTC(2026, 10, 23));
+
 describe.each(ENGINES)("on %s", (engine) => {
-  let t: TestDatabase;
-  let db: Db;
-  let gh: FakeGitHubServer;
-  let files: FakeFileServer;
+  let db: Db, gh: FakeGitHubServer, repo: RepoRef, files: FakeFileServer;
+  // Loopback downloads not enabled, as in production, unless a test turns them on.
+  const fx = useGitHubIntake(engine, { now, allowLoopback: false });
+  beforeEach(() => void ({ db, gh, repo, files } = fx));
 
-  async function intake(env: Record<string, string> = {}): Promise<GitHubIntake> {
-    const settings = {
-      ...githubSettingsFromEnv({ GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: "bench-org/bench", BUNDLE_ALLOWED_HOSTS: "127.0.0.1", AGENTBOARD_PUBLIC_URL: "https://board.example", ...env }),
-      bundleDir: path.join(tmp, `bundles-${clock}`),
-    };
-    return createGitHubIntake(db, settings, { now, connect: { retry: false, throttle: false } });
-  }
-
-  beforeEach(async () => {
-    t = await freshDatabase(engine);
-    db = t.db;
-    await registerBenchmark(db, mini, { isDefault: true, now: now() });
-    gh = await startFakeGitHubServer();
-    files = await startFakeFileServer();
-    files.serve("/agent.zip", zipFolder(good));
-  });
-
-  afterEach(async () => {
-    await gh.close();
-    await files.close();
-    await t.close();
-  });
-
-  const statusComments = (issue: number) => gh.comments(issue).filter((c) => c.body.startsWith(STATUS_MARKER));
+  const intake = (env: Record<string, string> = {}) => fx.createIntake({ env });
+  const statusComments = (issue: number) => statusCommentsOf(gh, issue);
 
   describe("an issue written with VAKRA's template", () => {
     it("is read, its loopback link refused with the reason in one comment, and a second pass changes nothing", async () => {
       const ctx = await intake(); // loopback downloads not enabled, as in production
-      const issue = gh.addIssue({ title: "[Agent Submission]: harbor-react-agent", body: body(files.url("/agent.zip")), labels: ["agent-submission"], user: "harbor" });
+      const issue = gh.addIssue({ title: "[Agent Submission]: harbor-react-agent", body: body(files.url(GOOD_ZIP)), labels: ["agent-submission"], user: "harbor" });
 
       const first = await pollRepository(ctx, repo);
       expect(first).toMatchObject({ issues: 1, changed: 1 });
@@ -96,24 +65,19 @@ describe.each(ENGINES)("on %s", (engine) => {
 
     it("is ignored when GITHUB_SUBMISSION_LABELS leaves its label out", async () => {
       const ctx = await intake({ GITHUB_SUBMISSION_LABELS: "leaderboard-submission" });
-      gh.addIssue({ body: body(files.url("/agent.zip")), labels: ["agent-submission"] });
+      gh.addIssue({ body: body(files.url(GOOD_ZIP)), labels: ["agent-submission"] });
       expect(await pollRepository(ctx, repo)).toMatchObject({ issues: 0, changed: 0 });
       expect(gh.requests.filter((r) => r.method !== "GET")).toHaveLength(0);
     });
 
     it("stores contact, agent type and notes for maintainers, and never shows the contact publicly", async () => {
       const ctx = await intake({ AGENTBOARD_TEST_ALLOW_LOOPBACK: "1" });
-      const issue = gh.addIssue({ body: body(files.url("/agent.zip")), labels: ["agent-submission"], user: "harbor" });
+      const issue = gh.addIssue({ body: body(files.url(GOOD_ZIP)), labels: ["agent-submission"], user: "harbor" });
       await pollRepository(ctx, repo);
       const [sub] = (await db.select().from(submissions)) as [typeof submissions.$inferSelect];
       expect(sub).toMatchObject({ agentName: "harbor-react-agent", contact: CONTACT, agentType: "Tool-using", notes: "Run with temperature 0.", models: ["gpt-4.1 / llama-405b"] });
 
-      const deps = createScoringDeps(db, { now });
-      try {
-        await runWorker(db, deps, { untilIdle: true });
-      } finally {
-        await deps.close();
-      }
+      await scoreQueued(db, now);
       await pollRepository(ctx, repo);
       await db.update(submissions).set({ state: "published" });
 

@@ -13,7 +13,7 @@ import { openDatabase, type Db } from "@/db/client";
 import { getRunManifest, getRunVerdicts } from "@/lib/queries/run-verdicts";
 import { getSubmission } from "@/lib/queries/submission";
 import { entryAccess } from "@/lib/queries/visibility";
-import { mergeVerdictPages } from "@/lib/scoring/verdict-export";
+import { mergeVerdictPages } from "@/lib/judges/verdict-file";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { ingestBundle } from "@/lib/submissions/ingest";
 import { approve } from "@/lib/submissions/review";

@@ -3,7 +3,9 @@ import { Breadcrumb } from "@/components/common/breadcrumb";
 import { notFound, redirect } from "next/navigation";
 import { pageDb } from "@/lib/queries/db";
 import { getSubmission, submissionHeading } from "@/lib/queries/submission";
-import { listItems } from "@/lib/queries/item-list";
+import { listItems, lostPointCounts } from "@/lib/queries/item-list";
+import { entryBundle } from "@/lib/queries/entry-bundle";
+import { boardHref, entryRank, type EntryRank } from "@/lib/queries/entry-rank";
 import { entryAccess } from "@/lib/queries/visibility";
 import { maintainerSignedIn } from "@/app/admin/maintainer";
 import { PrivateEntryNotice, TruncationNotice } from "@/components/submission/render-notices";
@@ -13,7 +15,9 @@ import { Pagination } from "@/components/common/pagination";
 import { ProgressMeter } from "@/components/common/progress-meter";
 import { firstParam, parseId, type SearchParams } from "@/components/common/search-params";
 import { linkClass } from "@/components/common/styles";
-import { CapabilityScores } from "@/components/submission/capability-scores";
+import { CapabilityScores, type LostPointsLink } from "@/components/submission/capability-scores";
+import { entryTrail } from "@/components/submission/entry-trail";
+import type { BundleOffer } from "@/components/submission/reproducibility";
 import { CostSummary } from "@/components/submission/cost-summary";
 import { DomainHeatmap } from "@/components/submission/domain-heatmap";
 import { ItemFilterForm } from "@/components/submission/item-filters";
@@ -48,6 +52,23 @@ async function load(raw: string, sp: SearchParams) {
   return detail && access ? { detail, access, maintainer } : null;
 }
 
+/** "Rank =2 of 7": the official rank the entry's board shows, ties marked as the board marks them. */
+function RankLine({ rank, benchmark }: { rank: EntryRank; benchmark: string }) {
+  return (
+    <p className="text-sm" data-entry-rank={rank.rank}>
+      <span className="font-semibold">
+        Rank {rank.sharedBy > 1 ? "=" : ""}
+        {rank.rank}
+      </span>{" "}
+      of {rank.of} on the{" "}
+      <a href={rank.boardHref} className={linkClass}>
+        {benchmark} leaderboard
+      </a>
+      {rank.sharedBy > 1 ? <span className="text-slate-600 dark:text-slate-400"> (tied with {rank.sharedBy - 1} other{rank.sharedBy === 2 ? "" : "s"}: no significant difference)</span> : null}
+    </p>
+  );
+}
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const id = parseId((await params).id);
   const db = await pageDb();
@@ -68,7 +89,19 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
   // One URL per page size: a size the list does not offer (an old `size=300` link) goes to the one it is read as.
   const size = firstParam(sp, "size");
   if (size !== undefined && size !== String(itemQueryValues(filters).size ?? "")) redirect(`${base}${itemQuery(filters, { full: access.full ? 1 : undefined }, { page: true })}`);
-  const items = run ? await listItems(await pageDb(), run.id, filters, { showGroundTruth: detail.benchmark.showGroundTruth, completed: run.status === "completed" }) : null;
+  const db = await pageDb();
+  const completed = run?.status === "completed";
+  const items = run ? await listItems(db, run.id, filters, { showGroundTruth: detail.benchmark.showGroundTruth, completed }) : null;
+  const version = detail.benchmark.versions[0] ?? detail.benchmark.version;
+  const published = access.state === "published";
+  const rank = published ? await entryRank(db, { id: detail.id, benchmark: detail.benchmark.slug, version }) : null;
+  const trail = entryTrail(access.state, { href: boardHref(detail.benchmark.slug, version), title: detail.benchmark.title });
+  const lost = run && completed ? await lostPointCounts(db, run.id, { completed }) : [];
+  const lostLinks: Record<string, LostPointsLink> = {};
+  for (const l of lost) lostLinks[l.capability] = { href: `${base}${itemQuery({ capability: l.capability })}#items`, n: (lostLinks[l.capability]?.n ?? 0) + l.n };
+  const downloadable = published ? await entryBundle(db, detail.id) : null;
+  const bundle: BundleOffer = downloadable ? { href: `/api/submissions/${detail.id}/bundle`, kind: downloadable.kind } : published && detail.manifest ? "off" : null;
+  const evaluatorItems = detail.capabilities.filter((c) => c.scorer !== "waterfall").reduce((n, c) => n + c.nItems, 0);
   const capabilityLabels = Object.fromEntries(detail.capabilities.map((c) => [c.id, c.label]));
   const running = run && (run.status === "queued" || run.status === "running");
   const waiting = !run && (detail.state === "queued" || detail.state === "scoring" || detail.state === "validating" || detail.state === "received");
@@ -81,8 +114,9 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
   return (
     <article className="space-y-8">
       <header className="space-y-3">
-        <Breadcrumb trail={[{ href: "/queue", label: "Queue" }]} current={`Submission #${detail.id}`} />
+        <Breadcrumb trail={[trail]} current={`${published ? "Entry" : "Submission"} #${detail.id}`} />
         <h1 className="text-2xl font-semibold tracking-tight break-words">{detail.agent}</h1>
+        {rank ? <RankLine rank={rank} benchmark={detail.benchmark.title} /> : null}
         <SubmissionBadges detail={detail} />
         {access.state !== "published" ? <PrivateEntryNotice state={access.state} /> : null}
         <TruncationNotice truncated={detail.truncated} full={access.full} maintainer={maintainer} fullHref={`${base}${itemQuery(filters, { full: 1 }, { page: true })}`} />
@@ -123,20 +157,26 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
             <>
               {run.overall ? <OverallScore overall={run.overall} capabilities={detail.capabilities} trials={run.trials} /> : null}
               <Section id="capabilities" title="Capability scores">
-                <CapabilityScores capabilities={detail.capabilities} trials={run.trials} />
+                <CapabilityScores capabilities={detail.capabilities} trials={run.trials} lost={lostLinks} />
               </Section>
               {run.trials > 1 && run.trialStats && run.overall ? (
                 <Section id="trials" title={`Trials (${run.trials})`} description={`The bundle holds ${run.trials} runs of the benchmark: each one's scores, how much they vary from run to run, and pass^${run.trials}, the items solved every time.`}>
                   <TrialScores stats={run.trialStats} overall={run.overall.score} capabilities={detail.capabilities} />
                 </Section>
               ) : null}
-              <Section id="domains" title="Scores per domain">
-                <DomainHeatmap capabilities={detail.capabilities} domains={detail.domains} />
+              <Section id="domains" title="Scores per domain" description="A cell where items lost points opens them in the item list below.">
+                <DomainHeatmap capabilities={detail.capabilities} domains={detail.domains} lost={lost} base={base} trials={run.trials} />
               </Section>
               <IntegritySection submissionId={detail.id} integrity={detail.integrity} capabilityLabels={capabilityLabels} />
               {detail.funnel ? (
-                <Section id="funnel" title="Waterfall funnel" description="Where each item's scored turn ended in the waterfall.">
-                  <WaterfallFunnel funnel={detail.funnel} />
+                <Section id="funnel" title="Waterfall funnel" description="Where each item's scored turn ended in the waterfall; the rows add up to every item the waterfall scored.">
+                  <WaterfallFunnel
+                    funnel={detail.funnel}
+                    capabilities={detail.capabilities}
+                    trials={run.trials}
+                    evaluatorItems={evaluatorItems}
+                    itemsHref={(outcome) => `${base}${itemQuery({ outcome })}#items`}
+                  />
                 </Section>
               ) : null}
               {detail.evaluators.length > 0 ? (
@@ -149,7 +189,7 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
                   <TrajectoryTable rows={detail.trajectory} />
                 </Section>
               ) : null}
-              {detail.manifest ? <Reproducibility manifest={detail.manifest} entryId={detail.id} /> : null}
+              {detail.manifest ? <Reproducibility manifest={detail.manifest} entryId={detail.id} bundle={bundle} /> : null}
             </>
           ) : null}
         </div>

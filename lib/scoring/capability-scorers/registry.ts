@@ -1,5 +1,5 @@
 /** The capability scorers by name: `capabilities[].scorer` in benchmark.yaml picks one. */
-import type { ScorerName } from "../item-result";
+import type { ScorerName } from "../../benchmark/spec";
 import type { CapabilityScorer } from "./capability-scorer";
 import { evaluatorScorer } from "./evaluator-scorer";
 import { waterfallScorer } from "./waterfall-scorer";

@@ -1,55 +1,26 @@
 /**
- * The waterfall scorer: VAKRA-style dialogues. Ground truth and predictions are dialogue
- * files; each item is replayed, then each scored turn goes through policy → exact tool
- * response → correctness → groundedness, and the dialogue scores the mean of its scored
- * turns.
+ * The waterfall scorer: VAKRA-style dialogues. Each item is replayed, then each scored turn
+ * goes through policy → exact tool response → correctness → groundedness, and the dialogue
+ * scores the mean of its scored turns. (Its ground truth is loaded by
+ * benchmark/capability-loaders/dialogue-loader.ts, its outputs read by
+ * validate/outputs-readers/dialogue-records.ts.)
  */
 import { dialogueCapability, type DialogueCapability } from "../../benchmark/load-benchmark";
 import { itemWeight } from "../../benchmark/item-weight";
 import { leadingCallsDropped } from "../../benchmark/spec";
 import { resolvePolicy } from "../../benchmark/policy";
-import type { DiagnosticSink } from "../../formats/diagnostic";
-import type { GroundTruthDialogue, PredictedDialogue, Turn } from "../../formats/dialogue";
-import { readGroundTruthFile } from "../../formats/read-dialogues";
+import type { PredictedDialogue, Turn } from "../../formats/dialogue";
 import type { ReplayOutcome } from "../../replay/replay-port";
-import { canonicalJson } from "../canonical-json";
-import { sha256 } from "../judges/grade-cache";
-import { compareToolCalls, sequentialSteps } from "../evaluators/trajectory-compare";
+import { canonicalJson } from "../../formats/canonical-json";
+import { sha256 } from "../../formats/sha256";
+import { compareToolCalls, sequentialSteps } from "../../evaluators/trajectory-compare";
 import { dialogueFingerprint } from "../item-fingerprint";
-import { itemKey, waterfallBucket, type ItemStatus, type TrajectoryDiagnostic, type TurnTrace, type WaterfallItemResult } from "../item-result";
+import { waterfallBucket, type ItemStatus, type TrajectoryDiagnostic, type TurnTrace, type WaterfallItemResult } from "../item-result";
 import { runWaterfall, type TurnScore } from "../waterfall";
 import type { CapabilityScorer, ScoreContext } from "./capability-scorer";
-import { dialogueRecords } from "./dialogue-records";
 
 export const waterfallScorer: CapabilityScorer = {
   name: "waterfall",
-  readsPythonValues: true,
-  outputsNameFiles: false,
-
-  async load({ spec, files, read, readInput, collect }) {
-    const data: DialogueCapability = { kind: "dialogues", spec, domains: new Map(), byUuid: new Map() };
-    for (const f of files) {
-      const file = await read(f);
-      if (!file) continue;
-      const { domain, sink } = file;
-      const dialogues = readGroundTruthFile(file.value, sink, { fileDomain: domain });
-      if (spec.policies && dialogues.some((d) => d.instructions === "" && !d.policy)) {
-        const input = await readInput(f);
-        if (input) fillInstructions(dialogues, input.value, input.sink);
-        if (input) collect(input.sink);
-      }
-      for (const d of dialogues) {
-        const prior = data.byUuid.get(d.uuid);
-        if (prior) sink.error("duplicate_uuid", `uuid appears twice in capability ${spec.id} (also in ${prior.domain}.json)`, { uuid: d.uuid });
-        else data.byUuid.set(d.uuid, d);
-      }
-      collect(sink);
-      data.domains.set(domain, dialogues);
-    }
-    return data;
-  },
-
-  records: dialogueRecords,
 
   tasks(anyCap, ctx) {
     const cap = dialogueCapability(anyCap);
@@ -60,41 +31,7 @@ export const waterfallScorer: CapabilityScorer = {
     }
     return tasks;
   },
-
-  groundTruthView(cap, uuid) {
-    const last = dialogueCapability(cap).byUuid.get(uuid)?.turns.at(-1);
-    return last ? { answer: last.answer, calls: last.calls.map((c) => ({ name: c.name, arguments: c.arguments })) } : null;
-  },
 };
-
-/**
- * VAKRA's own data keeps a dialogue's policy (`additional_instructions`) in the input file,
- * not in the ground truth: take it from there when the ground truth has none, so the policy
- * stage runs instead of silently passing.
- */
-function fillInstructions(dialogues: GroundTruthDialogue[], input: unknown, sink: DiagnosticSink): void {
-  if (!Array.isArray(input)) {
-    sink.warn("input_not_an_array", "expected a top-level array of input records; its policies are not read", { path: "$" });
-    return;
-  }
-  const byUuid = new Map<string, string>();
-  input.forEach((r, record) => {
-    if (!r || typeof r !== "object" || Array.isArray(r)) return;
-    const { uuid, additional_instructions: text } = r as Record<string, unknown>;
-    if ((typeof uuid === "string" || typeof uuid === "number") && typeof text === "string" && text.trim() !== "") byUuid.set(String(uuid), text);
-    else if (text !== undefined && text !== null && typeof text !== "string") {
-      sink.warn("bad_instructions", `expected a string, found ${typeof text}; ignored`, { record, path: `$[${record}].additional_instructions` });
-    }
-  });
-  let filled = 0;
-  for (const d of dialogues) {
-    const text = d.instructions === "" && !d.policy ? byUuid.get(d.uuid) : undefined;
-    if (text === undefined) continue;
-    d.instructions = text;
-    filled++;
-  }
-  if (filled) sink.warn("policy_from_input", `${filled} dialogue(s) take their additional_instructions from the input file, as VAKRA's data keeps them there`);
-}
 
 function trajectoryDiagnostic(predicted: Turn["calls"], expected: Turn["calls"]): TrajectoryDiagnostic {
   const c = compareToolCalls(sequentialSteps(predicted), sequentialSteps(expected));

@@ -4,7 +4,7 @@
  * whose ground truth has no responses; VAKRA mode compares Python `str()` forms (None as "")
  * and passes that turn vacuously, as VAKRA does.
  */
-import { canonicalJson } from "../canonical-json";
+import { canonicalJson } from "../../formats/canonical-json";
 import { vakraResponseString } from "../vakra-strings";
 import { verdict, type Verdict } from "../verdict";
 

@@ -1,7 +1,6 @@
-/** Aggregation (weighted capability scores, bootstrap intervals) and tie-aware ranking. */
+/** Aggregation: weighted capability scores and bootstrap intervals (ranks: rank.test.ts). */
 import { describe, expect, it } from "vitest";
 import { aggregate, type ScoredItem } from "../../../lib/aggregate/aggregate";
-import { orderByRank, rankEntries, type Rankable } from "../../../lib/aggregate/rank";
 import type { ItemStatus } from "../../../lib/scoring/item-result";
 import type { PolicyOutcome } from "../../../lib/scoring/verdict";
 
@@ -145,59 +144,5 @@ describe("aggregate: bootstrap intervals", () => {
     expect(r.overall.ciLow).toBeCloseTo(r.capabilities.a!.ciLow / 2, 9);
     expect(r.overall.ciHigh).toBeCloseTo(r.capabilities.a!.ciHigh / 2, 9);
     expect(r.overall.ciHigh).toBeGreaterThan(r.overall.ciLow);
-  });
-});
-
-describe("rankEntries / orderByRank", () => {
-  const A: Rankable = { id: "A", score: 60, ciLow: 55, ciHigh: 65 };
-  const B: Rankable = { id: "B", score: 58, ciLow: 50, ciHigh: 70 };
-  const C: Rankable = { id: "C", score: 20, ciLow: 10, ciHigh: 30 };
-
-  it("overlapping intervals share rank 1; an entry below two others gets rank 3", () => {
-    const ranks = rankEntries([A, B, C]);
-    expect(Object.fromEntries(ranks)).toEqual({ A: 1, B: 1, C: 3 });
-  });
-
-  it("touching intervals overlap", () => {
-    const ranks = rankEntries([
-      { id: "X", score: 55, ciLow: 50, ciHigh: 60 },
-      { id: "Y", score: 65, ciLow: 60, ciHigh: 70 },
-    ]);
-    expect(Object.fromEntries(ranks)).toEqual({ X: 1, Y: 1 });
-  });
-
-  it("counts only the entries wholly above", () => {
-    const D: Rankable = { id: "D", score: 40, ciLow: 28, ciHigh: 52 }; // overlaps B and C, below A
-    expect(Object.fromEntries(rankEntries([A, B, C, D]))).toEqual({ A: 1, B: 1, C: 3, D: 2 });
-  });
-
-  it("input order does not change ranks or display order", () => {
-    const perms = [
-      [A, B, C],
-      [A, C, B],
-      [B, A, C],
-      [B, C, A],
-      [C, A, B],
-      [C, B, A],
-    ];
-    for (const p of perms) {
-      expect(Object.fromEntries(rankEntries(p))).toEqual({ A: 1, B: 1, C: 3 });
-      expect(orderByRank(p).map((e) => [e.id, e.rank])).toEqual([
-        ["A", 1],
-        ["B", 1],
-        ["C", 3],
-      ]);
-    }
-  });
-
-  it("orders equal rank and score by id, and keeps extra fields", () => {
-    const rows = [
-      { id: "zeta", score: 50, ciLow: 40, ciHigh: 60, name: "Z" },
-      { id: "alpha", score: 50, ciLow: 45, ciHigh: 55, name: "A" },
-    ];
-    expect(orderByRank(rows)).toEqual([
-      { id: "alpha", score: 50, ciLow: 45, ciHigh: 55, name: "A", rank: 1 },
-      { id: "zeta", score: 50, ciLow: 40, ciHigh: 60, name: "Z", rank: 1 },
-    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { aggregate, type ScoredItem } from "@/lib/aggregate/aggregate";
-import { pairedBootstrap, stratifiedPairedBootstrap, type PairedItem } from "@/lib/aggregate/paired-bootstrap";
+import { pairedBootstrap, pairedDifference, resampleEntry, resamplePlan, significantlyBetter, stratifiedPairedBootstrap, type PairedItem } from "@/lib/aggregate/paired-bootstrap";
 import { createRng } from "@/lib/aggregate/rng";
 
 describe("pairedBootstrap", () => {
@@ -51,9 +51,10 @@ describe("stratifiedPairedBootstrap (the overall difference)", () => {
     ];
     const r = stratifiedPairedBootstrap(strata);
     expect(r.overall.diff).toBeCloseTo(65, 9);
-    // Every resample of every capability has the same difference, so the interval is that point.
-    expect(r.overall.ciLow).toBeCloseTo(65, 9);
-    expect(r.overall.ciHigh).toBeCloseTo(65, 9);
+    // Every resample of every capability has the same difference, so the interval is that point
+    // (the overall's resamples are kept in single precision: 1e-5 points).
+    expect(r.overall.ciLow).toBeCloseTo(65, 4);
+    expect(r.overall.ciHigh).toBeCloseTo(65, 4);
     expect(r.overall.significant).toBe(true);
     expect(r.strata.one).toMatchObject({ diff: 100, significant: true, nItems: 20 });
     expect(r.strata.two!.diff).toBeCloseTo(30, 9);
@@ -106,8 +107,13 @@ describe("stratifiedPairedBootstrap (the overall difference)", () => {
     const board = aggregate(caps, new Set(caps), items);
     const r = stratifiedPairedBootstrap(caps.map((c) => ({ id: c, items: items.filter((i) => i.capability === c).map((i) => ({ weight: i.weight, a: i.score, b: 0 })) })));
     expect(r.overall.diff).toBeCloseTo(board.overall.score, 9);
-    expect([r.overall.ciLow, r.overall.ciHigh]).toEqual([board.overall.ciLow, board.overall.ciHigh]);
-    for (const c of caps) expect([r.strata[c]!.ciLow, r.strata[c]!.ciHigh]).toEqual([board.capabilities[c]!.ciLow, board.capabilities[c]!.ciHigh]);
+    // The same draws; sums in another order, and the overall in single precision.
+    expect(r.overall.ciLow).toBeCloseTo(board.overall.ciLow, 4);
+    expect(r.overall.ciHigh).toBeCloseTo(board.overall.ciHigh, 4);
+    for (const c of caps) {
+      expect(r.strata[c]!.ciLow).toBeCloseTo(board.capabilities[c]!.ciLow, 9);
+      expect(r.strata[c]!.ciHigh).toBeCloseTo(board.capabilities[c]!.ciHigh, 9);
+    }
   });
 
   it("equals the difference of the two entries' overall scores on the board", () => {
@@ -116,5 +122,44 @@ describe("stratifiedPairedBootstrap (the overall difference)", () => {
     const [a, b] = [of(40), of(50)];
     const r = stratifiedPairedBootstrap(caps.map((c) => ({ id: c, items: a.filter((i) => i.capability === c).map((i, k) => ({ weight: i.weight, a: i.score, b: b.filter((j) => j.capability === c)[k]!.score })) })));
     expect(r.overall.diff).toBeCloseTo(aggregate(caps, new Set(caps), a).overall.score - aggregate(caps, new Set(caps), b).overall.score, 9);
+  });
+});
+
+describe("significantlyBetter (the board's test)", () => {
+  it("is exactly compare's verdict: significant with A ahead, on every pair of a plan", () => {
+    const rng = createRng(3);
+    const sizes = [25, 9, 40];
+    const plan = resamplePlan(sizes.map((n, k) => ({ id: `c${k}`, weights: Array.from({ length: n }, (_, i) => 1 + (i % 3 === 0 ? 1 : 0)) })));
+    // Entries near one another (shared item difficulty), so many pairs sit near the threshold.
+    const difficulty = sizes.map((n) => Array.from({ length: n }, () => rng()));
+    const entries = Array.from({ length: 40 }, () => {
+      const skill = 0.3 + 0.4 * rng();
+      return resampleEntry(
+        plan,
+        difficulty.map((items) => items.map((d) => (skill + 0.25 * (rng() - 0.5) > d ? 1 : rng() < 0.05 ? 0.5 : 0))),
+      ).overall;
+    });
+    const counts = { better: 0, worse: 0, neither: 0 };
+    for (const a of entries) {
+      for (const b of entries) {
+        const d = pairedDifference(a, b, 74);
+        const expected = d.significant && d.diff > 0;
+        expect(significantlyBetter(a, b)).toBe(expected);
+        counts[expected ? "better" : d.significant ? "worse" : "neither"]++;
+      }
+    }
+    expect(counts.better).toBe(counts.worse);
+    expect(counts.better).toBeGreaterThan(100);
+    expect(counts.neither).toBeGreaterThan(100);
+  });
+
+  it("resamples every entry of a plan alike: the difference of two entries' resamples is their paired bootstrap", () => {
+    const a = scores(30, 61);
+    const b = scores(30, 62);
+    const plan = resamplePlan([{ id: "x", weights: a.map(() => 1) }]);
+    const [ra, rb] = [resampleEntry(plan, [a], { strata: true }), resampleEntry(plan, [b], { strata: true })];
+    const direct = stratifiedPairedBootstrap([{ id: "x", items: a.map((s, i) => ({ weight: 1, a: s, b: b[i]! })) }]);
+    expect(pairedDifference(ra.strata![0]!, rb.strata![0]!, 30)).toEqual(direct.strata.x);
+    expect(pairedDifference(ra.overall, rb.overall, 30)).toEqual(direct.overall);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEvalConfig } from "@/lib/formats/eval-config";
-import { buildEvaluators } from "@/lib/scoring/evaluators/from-config";
-import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
+import { buildEvaluators } from "@/lib/evaluators/from-config";
+import { createRulesGrader } from "@/lib/judges/rules-grader";
 
 describe("eval.yaml", () => {
   it("fills in defaults", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DiagnosticSink } from "@/lib/formats/diagnostic";
 import { readTrajectory } from "@/lib/formats/eval-trajectory";
-import { latencySummaryDocument } from "@/lib/scoring/evaluators/eval-output";
-import { percentile, summarizeLatency } from "@/lib/scoring/evaluators/latency";
+import { latencySummaryDocument } from "@/lib/evaluators/eval-output";
+import { percentile, summarizeLatency } from "@/lib/evaluators/latency";
 import { item, output } from "./helpers";
 
 describe("latency", () => {

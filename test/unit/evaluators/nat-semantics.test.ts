@@ -6,9 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { parseEvalConfig } from "@/lib/formats/eval-config";
 import { parseMetricsYaml } from "@/lib/formats/eval-metrics";
-import { parseNatFloat, parseNatScore, parseScoreReply } from "@/lib/scoring/judges/parse-score";
-import { resolveRefs } from "@/lib/scoring/evaluators/trajectory-evaluator";
-import { thinkingTag } from "@/lib/scoring/judges/thinking";
+import { parseNatFloat, parseNatScore, parseScoreReply } from "@/lib/judges/parse-score";
+import { resolveRefs } from "@/lib/evaluators/trajectory-evaluator";
+import { thinkingTag } from "@/lib/judges/thinking";
 
 describe("judge replies", () => {
   it("reads a lone decimal on the last line, as NAT's prompts ask for it", () => {

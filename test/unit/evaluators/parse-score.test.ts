@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AmbiguousReplyError, UnusableReplyError } from "@/lib/scoring/judges/grader";
-import { parseDiscoveryReply, parseScoreReply } from "@/lib/scoring/judges/parse-score";
+import { AmbiguousReplyError, UnusableReplyError } from "@/lib/judges/grader";
+import { parseDiscoveryReply, parseScoreReply } from "@/lib/judges/parse-score";
 
 describe("score replies", () => {
   it("reads JSON, a score line, or a bare number, after dropping reasoning blocks", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Grader } from "@/lib/scoring/judges/grader";
-import { createRulesGrader, gradeAnswer, gradeFieldValue, matchFieldNames } from "@/lib/scoring/judges/rules-grader";
-import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
-import { createQaEvaluator } from "@/lib/scoring/evaluators/qa-evaluator";
+import type { Grader } from "@/lib/judges/grader";
+import { createRulesGrader, gradeAnswer, gradeFieldValue, matchFieldNames } from "@/lib/judges/rules-grader";
+import { evaluateItem } from "@/lib/evaluators/evaluator";
+import { createQaEvaluator } from "@/lib/evaluators/qa-evaluator";
 import { item, output } from "./helpers";
 import { gaveUp, scriptedGrader } from "../../helpers/scripted-grader";
 import { blockNames, unfenced } from "../../helpers/data-blocks";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exactMatch, fieldText, nonEmpty, regexFullMatch, tokenF1, wordTokens } from "@/lib/scoring/evaluators/report-metrics";
+import { exactMatch, fieldText, nonEmpty, regexFullMatch, tokenF1, wordTokens } from "@/lib/judges/report-metrics";
 
 describe("exact_match", () => {
   it("normalises whitespace only: case and punctuation still count", () => {

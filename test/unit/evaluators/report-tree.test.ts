@@ -2,12 +2,12 @@
 import { describe, expect, it } from "vitest";
 import type { EvalItem } from "@/lib/formats/eval-dataset";
 import { parseMetricsYaml, type MetricNode } from "@/lib/formats/eval-metrics";
-import type { Grade, Grader } from "@/lib/scoring/judges/grader";
-import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
-import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
-import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE } from "@/lib/scoring/evaluators/prompts";
-import { createReportEvaluator } from "@/lib/scoring/evaluators/report-evaluator";
-import { scoreReportTree, type FieldScore } from "@/lib/scoring/evaluators/report-tree";
+import type { Grade, Grader } from "@/lib/judges/grader";
+import { createRulesGrader } from "@/lib/judges/rules-grader";
+import { evaluateItem } from "@/lib/evaluators/evaluator";
+import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE } from "@/lib/evaluators/prompts";
+import { createReportEvaluator } from "@/lib/evaluators/report-evaluator";
+import { scoreReportTree, type FieldScore } from "@/lib/evaluators/report-tree";
 import { gaveUp, scriptedGrader, type DiscoveryRequest, type GradedRequest } from "../../helpers/scripted-grader";
 
 function metrics(yaml: string): MetricNode {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { EvalItem } from "@/lib/formats/eval-dataset";
-import { evaluateItem, type Evaluator } from "@/lib/scoring/evaluators/evaluator";
-import { summarize } from "@/lib/scoring/evaluators/result";
-import { filterItemsByMethods, parseOnlyOption, unroutedMethods } from "@/lib/scoring/evaluators/routing";
-import { runEvaluation, selectByKinds } from "@/lib/scoring/evaluators/run-evaluation";
+import { evaluateItem, type Evaluator } from "@/lib/evaluators/evaluator";
+import { summarize } from "@/lib/evaluators/result";
+import { filterItemsByMethods, parseOnlyOption, unroutedMethods } from "@/lib/evaluators/routing";
+import { runEvaluation, selectByKinds } from "@/lib/evaluators/run-evaluation";
 import { item } from "./helpers";
 
 const fixed = (name: string, kind: Evaluator["kind"], score: (i: EvalItem) => number): Evaluator => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DiagnosticSink } from "@/lib/formats/diagnostic";
 import { parsePythonLiteral, parseStructuredText } from "@/lib/formats/eval-python-literal";
 import { readTrajectory, type TrajectoryEvent } from "@/lib/formats/eval-trajectory";
-import { callsFromEvents } from "@/lib/scoring/evaluators/trajectory-calls";
+import { callsFromEvents } from "@/lib/evaluators/trajectory-calls";
 
 function events(raw: unknown[]): TrajectoryEvent[] {
   const sink = new DiagnosticSink("t.json");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCallStep } from "@/lib/formats/eval-tool-calls";
-import { compareToolCalls, sequentialSteps, valuesEqual } from "@/lib/scoring/evaluators/trajectory-compare";
+import { compareToolCalls, sequentialSteps, valuesEqual } from "@/lib/evaluators/trajectory-compare";
 
 const call = (step: number, name: string, params: Record<string, unknown> = {}): ToolCallStep => ({ step, name, params });
 

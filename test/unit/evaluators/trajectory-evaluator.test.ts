@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCallStep } from "@/lib/formats/eval-tool-calls";
-import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
-import { evaluateItem } from "@/lib/scoring/evaluators/evaluator";
-import { readToolSchemas } from "@/lib/scoring/evaluators/tool-schemas";
-import { createTrajectoryEvaluator } from "@/lib/scoring/evaluators/trajectory-evaluator";
+import { createRulesGrader } from "@/lib/judges/rules-grader";
+import { evaluateItem } from "@/lib/evaluators/evaluator";
+import { readToolSchemas } from "@/lib/evaluators/tool-schemas";
+import { createTrajectoryEvaluator } from "@/lib/evaluators/trajectory-evaluator";
 import { item, output } from "./helpers";
 import { scriptedGrader } from "../../helpers/scripted-grader";
 import { unfenced } from "../../helpers/data-blocks";

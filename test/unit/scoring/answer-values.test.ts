@@ -11,7 +11,7 @@ import {
   numbersMatch,
   numberToken,
   parseNumber,
-} from "@/lib/scoring/answer-values";
+} from "@/lib/judges/answer-values";
 
 describe("answerAtoms / answerText", () => {
   it("returns nothing for null and blank strings", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pythonStr } from "@/lib/formats/python-str";
-import { canonicalJson } from "@/lib/scoring/canonical-json";
+import { canonicalJson } from "@/lib/formats/canonical-json";
 
 describe("canonicalJson", () => {
   it("ignores object key order, at every depth", () => {
@@ -102,7 +102,7 @@ describe("pythonStr", () => {
     expect(pythonStr(undefined)).toBe("None");
   });
 
-  // Regression (fixed in 8554baf, lib/scoring/canonical-json.ts pythonFloat): JS switches to
+  // Regression (fixed in 8554baf, lib/formats/canonical-json.ts pythonFloat): JS switches to
   // exponent notation below 1e-6, Python below 1e-4; str(5e-05) is "5e-05", not "0.00005".
   it("writes small floats in exponent form like Python (5e-05)", () => {
     expect(pythonStr(0.00005)).toBe("5e-05");

@@ -1,8 +1,8 @@
 /** The grader port's pieces: the judge factory's precedence, the recorded judge, the grade cache, gradeSafely. */
 import { describe, expect, it } from "vitest";
-import { createCachedGrading, createMemoryGradeCache, type CachedGrade } from "@/lib/scoring/judges/grade-cache";
-import { gradeSafely, passFail, scored, unjudged, type Grade, type GradeRequest, type Grader } from "@/lib/scoring/judges/grader";
-import { createGrader, JudgeSettingsError, recordedJudge, resolveJudgeSettings, type JudgeSources } from "@/lib/scoring/judges/judge-settings";
+import { createCachedGrading, createMemoryGradeCache, type CachedGrade } from "@/lib/judges/grade-cache";
+import { gradeSafely, passFail, scored, unjudged, type Grade, type GradeRequest, type Grader } from "@/lib/judges/grader";
+import { createGrader, JudgeSettingsError, recordedJudge, resolveJudgeSettings, type JudgeSources } from "@/lib/judges/judge-settings";
 import { deferred } from "../../helpers/deferred";
 
 const OPENAI_CONFIG = { kind: "openai", model: "config-model", baseUrl: "http://config.example/v1", concurrency: 4 } as const;

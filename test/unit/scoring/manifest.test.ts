@@ -10,10 +10,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BOOTSTRAP_SEED } from "@/lib/aggregate/aggregate";
 import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
 import { createNoReplay, createRecordedReplay } from "@/lib/replay/recorded-replay";
-import { createGrader, recordedJudge } from "@/lib/scoring/judges/judge-settings";
+import { createGrader, recordedJudge } from "@/lib/judges/judge-settings";
 import type { WaterfallItemResult } from "@/lib/scoring/item-result";
 import { buildManifest, endpointClass, judgePromptHashes, parseManifest, verdictDigest, type ManifestInput } from "@/lib/scoring/manifest";
-import { scoreBundle } from "@/lib/scoring/score-bundle";
+import { scoreBundle } from "@/lib/aggregate/score-bundle";
 import { GOOD_BUNDLE, MINI_BENCHMARK } from "../../helpers/mini-fixtures";
 
 const HEX = /^[0-9a-f]{64}$/;

@@ -1,4 +1,4 @@
-/** The outcome vocabulary: every status and deciding stage has one term, one wording and one counts-as value, and the README's glossary says the same. */
+/** The outcome vocabulary: every status and deciding stage has one term, one wording and one counts-as value, and the glossary in docs/scoring.md says the same. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,15 +39,17 @@ describe("counts", () => {
   });
 });
 
-describe("the README's glossary", () => {
-  const readme = readFileSync(path.resolve(import.meta.dirname, "../../../README.md"), "utf8");
+describe("the glossary in docs/scoring.md", () => {
+  const doc = readFileSync(path.resolve(import.meta.dirname, "../../../docs/scoring.md"), "utf8");
 
   it("is the table the vocabulary generates", () => {
-    expect(readme).toContain(outcomeGlossary());
+    expect(doc).toContain(outcomeGlossary());
   });
 
   it("lists every term with its counts-as value, under Outcomes", () => {
-    const section = readme.slice(readme.indexOf("### Outcomes"));
+    const at = doc.indexOf("\n## Outcomes\n");
+    expect(at, "docs/scoring.md has an \"## Outcomes\" section").toBeGreaterThanOrEqual(0);
+    const section = doc.slice(at);
     for (const t of OUTCOME_TERMS) expect(section, t.id).toContain(`| ${t.label} | \`${t.id}\` | ${t.meaning} | ${t.countsAs} |`);
   });
 });

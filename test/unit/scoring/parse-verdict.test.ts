@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AmbiguousReplyError, UnusableReplyError } from "@/lib/scoring/judges/grader";
-import { parseVerdict, stripReasoning } from "@/lib/scoring/judges/parse-verdict";
+import { AmbiguousReplyError, UnusableReplyError } from "@/lib/judges/grader";
+import { parseVerdict, stripReasoning } from "@/lib/judges/parse-verdict";
 
 /** The error a parse throws, or a failure when it does not throw. */
 function parseError(task: "correctness" | "groundedness", reply: string): UnusableReplyError {

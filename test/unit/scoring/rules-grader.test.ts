@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerValue } from "@/lib/formats/dialogue";
-import type { GradeRequest } from "@/lib/scoring/judges/grader";
-import { createRulesGrader, judgeCorrectness, judgeGroundedness } from "@/lib/scoring/judges/rules-grader";
+import type { GradeRequest } from "@/lib/judges/grader";
+import { createRulesGrader, judgeCorrectness, judgeGroundedness } from "@/lib/judges/rules-grader";
 
 type CorrectnessRequest = Extract<GradeRequest, { kind: "correctness" }>;
 type GroundednessRequest = Extract<GradeRequest, { kind: "groundedness" }>;

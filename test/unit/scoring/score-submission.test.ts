@@ -7,9 +7,10 @@ import { policyTableIndex } from "@/lib/benchmark/policy";
 import type { GroundTruthDialogue, PredictedDialogue, Turn } from "@/lib/formats/dialogue";
 import { createRecordedReplay } from "@/lib/replay/recorded-replay";
 import { ReplayError, type ReplayPort } from "@/lib/replay/replay-port";
-import { unjudged, type Grader } from "@/lib/scoring/judges/grader";
-import { createRulesGrader } from "@/lib/scoring/judges/rules-grader";
-import { trialItemKey, type ItemResult, type WaterfallItemResult } from "@/lib/scoring/item-result";
+import { unjudged, type Grader } from "@/lib/judges/grader";
+import { createRulesGrader } from "@/lib/judges/rules-grader";
+import type { ItemResult, WaterfallItemResult } from "@/lib/scoring/item-result";
+import { trialItemKey } from "@/lib/benchmark/item-key";
 import { scoreSubmission } from "@/lib/scoring/score-submission";
 import type { Submission } from "@/lib/validate/validate-bundle";
 

@@ -5,10 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
 import { createRecordedReplay } from "@/lib/replay/recorded-replay";
-import { createGrader } from "@/lib/scoring/judges/judge-settings";
+import { createGrader } from "@/lib/judges/judge-settings";
 import type { WaterfallItemResult } from "@/lib/scoring/item-result";
 import { verdictDigest, type RunManifest } from "@/lib/scoring/manifest";
-import { scoreBundle } from "@/lib/scoring/score-bundle";
+import { scoreBundle } from "@/lib/aggregate/score-bundle";
 import { buildVerdictExport } from "@/lib/scoring/verdict-export";
 import { compareRuns, type VerifyInput } from "@/lib/scoring/verify-report";
 import { GOOD_BUNDLE, MINI_BENCHMARK } from "../../helpers/mini-fixtures";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedPolicy } from "@/lib/benchmark/policy";
-import { unjudged, type Grade, type GradeKind, type GradeRequest, type Grader } from "@/lib/scoring/judges/grader";
+import { unjudged, type Grade, type GradeKind, type GradeRequest, type Grader } from "@/lib/judges/grader";
 import { responseText, runWaterfall, type WaterfallDeps, type WaterfallInput } from "@/lib/scoring/waterfall";
 import { waterfallBucket } from "@/lib/scoring/item-result";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexCacheFile, loadGroundTruthIndex } from "../../../lib/benchmark/ground-truth-index";
+import { indexCacheFile, loadGroundTruthIndex } from "../../../lib/validate/ground-truth-index";
 import { loadBenchmark } from "../../../lib/benchmark/load-benchmark";
 import type { Diagnostic } from "../../../lib/formats/diagnostic";
 import { openBundle } from "../../../lib/validate/bundle-source";
@@ -17,7 +17,7 @@ import { defaultValidationLimits } from "../../../lib/validate/limits";
 import { checkOutputsFile } from "../../../lib/validate/outputs-file";
 import { renderReportMarkdown, type ValidationReport } from "../../../lib/validate/report";
 import { validateBundle, type ValidateOptions } from "../../../lib/validate/validate-bundle";
-import { recordReaderOf } from "../../../lib/scoring/capability-scorers/record-readers";
+import { recordReaderOf } from "../../../lib/validate/outputs-readers/record-readers";
 import { writeAgentBundle, writeSyntheticBenchmark } from "../../../scripts/synthetic/generate";
 import { tsWorker } from "../../helpers/ts-worker";
 

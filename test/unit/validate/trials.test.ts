@@ -9,11 +9,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexBenchmark } from "@/lib/benchmark/ground-truth-index";
+import { indexBenchmark } from "@/lib/validate/ground-truth-index";
 import { BenchmarkError, loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
 import { createNoReplay } from "@/lib/replay/recorded-replay";
-import { createGrader } from "@/lib/scoring/judges/judge-settings";
-import { scoreBundle } from "@/lib/scoring/score-bundle";
+import { createGrader } from "@/lib/judges/judge-settings";
+import { scoreBundle } from "@/lib/aggregate/score-bundle";
 import { mapLayout } from "@/lib/validate/bundle-layout";
 import { renderReportMarkdown } from "@/lib/validate/report";
 import { trialsOf, validateBundle } from "@/lib/validate/validate-bundle";

@@ -59,6 +59,12 @@ describe("page routes", () => {
     expect(pageRouteOf("/api/submissions/7/verdicts")?.params).toBeNull();
   });
 
+  it("pass a bundle download through its own gate, never the render gate or the cache", () => {
+    const route = pageRouteOf("/api/submissions/7/bundle");
+    expect(route).toMatchObject({ download: true, heavy: false, params: null });
+    for (const p of ["/", "/api/submissions/7", "/submissions/7"]) expect(pageRouteOf(p)?.download, p).toBeUndefined();
+  });
+
   it("know the maintainer's session cookie by the app's name for it", () => {
     expect(SESSION_COOKIE).toBe(APP_SESSION_COOKIE);
   });

@@ -11,6 +11,8 @@ import { benchmarkVersions, scoringRuns, submissions } from "@/db/schema";
 import type { BenchmarkSpec } from "@/lib/benchmark/spec";
 import { getSubmission, runItemSummary } from "@/lib/queries/submission";
 import type { RunItemSummary } from "@/lib/queries/types";
+import { itemScoresOf, parseStoredResamples, resampleRun, versionPlan } from "@/lib/queries/resampled-entries";
+import { BOOTSTRAP_ITERATIONS } from "@/lib/aggregate/aggregate";
 import { ENGINES } from "../../helpers/engines";
 import { scoreThroughWorker, useMiniDb } from "../../helpers/mini-db";
 import { GOOD_BUNDLE, tickingClock } from "../../helpers/mini-fixtures";
@@ -61,5 +63,20 @@ describe.each(ENGINES)("run item summary (%s)", (engine) => {
       .set({ itemSummary: { trajectory: 5 } as unknown as RunItemSummary })
       .where(eq(scoringRuns.id, runId));
     expect(shown(await getSubmission(mini.db, submissionId))).toEqual(summary);
+  });
+
+  it("stores the run's overall resampled on the plan the board builds from its items", async () => {
+    const { runId, spec } = await scored();
+    const [run] = await mini.db.select({ raw: scoringRuns.overallResamples }).from(scoringRuns).where(eq(scoringRuns.id, runId));
+    const stored = parseStoredResamples(run!.raw, BOOTSTRAP_ITERATIONS);
+    expect(stored, String(run!.raw).slice(0, 80)).not.toBeNull();
+    const items = (await itemScoresOf(mini.db, [runId])).get(runId)!;
+    const capabilityIds = spec.capabilities.map((c) => c.id);
+    const vp = versionPlan(capabilityIds, [items]);
+    const fromItems = resampleRun(vp, items, new Set(capabilityIds)).overall;
+    expect(stored!.key).toBe(vp.key);
+    expect(stored!.sample.score).toBe(fromItems.score);
+    expect(Array.from(stored!.sample.resampled)).toEqual(Array.from(fromItems.resampled));
+    expect(new Set(fromItems.resampled).size).toBeGreaterThan(1);
   });
 });

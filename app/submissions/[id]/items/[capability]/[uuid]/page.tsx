@@ -18,6 +18,8 @@ import { AgentTurn, GroundTruth } from "@/components/submission/agent-turn";
 import { EvaluationItem } from "@/components/submission/evaluation-result";
 import { TrajectoryItem } from "@/components/submission/trajectory-diagnostic";
 import { itemHref, policyNote } from "@/components/submission/item-href";
+import { entryTrail } from "@/components/submission/entry-trail";
+import { boardHref } from "@/lib/queries/entry-rank";
 import { ItemNav } from "@/components/submission/item-nav";
 import { ItemScore, OutcomeText } from "@/components/submission/outcome-text";
 import { itemFiltersFrom, itemQuery } from "@/components/submission/item-query";
@@ -97,7 +99,7 @@ export default async function ItemPage({ params, searchParams }: Props) {
       <header className="space-y-3">
         <Breadcrumb
           trail={[
-            { href: "/queue", label: "Queue" },
+            entryTrail(access.state, { href: boardHref(detail.benchmark.slug, detail.benchmark.versions[0] ?? detail.benchmark.version), title: detail.benchmark.title }),
             { href: entry, label: `${detail.agent} (#${detail.id})` },
             { href: list, label: "Items" },
           ]}
