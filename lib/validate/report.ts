@@ -103,24 +103,7 @@ export function renderReportMarkdown(r: ValidationReport, opts: MarkdownOptions 
     `Benchmark **${md(r.benchmark.slug)}** v${md(r.benchmark.version)} · bundle \`${r.bundle.sha256 ? r.bundle.sha256.slice(0, 12) : "n/a"}\` (${r.bundle.kind}, ${r.bundle.files} files) · ` +
       `${r.summary.trials > 1 ? `${r.summary.trials} trials · ` : ""}${r.summary.dialogues} dialogues read · ${r.summary.errors} error(s), ${r.summary.warnings} warning(s)`,
   );
-  const totalErrors = r.summary.errors;
-  if (totalErrors > 0) {
-    out.push("", `### Errors (${totalErrors}${r.stopped ? " found before validation stopped" : ""})`, "");
-    for (const d of r.errors.slice(0, maxErrors)) out.push(mdDiagnostic(d));
-    const rest = totalErrors - Math.min(maxErrors, r.errors.length);
-    // Always said, whether or not its diagnostic made the list: the counts are a lower bound.
-    const stopped = r.stopped ? `; ${md(r.stopped)}` : "";
-    if (rest > 0) out.push(`- … and ${rest} more error(s)${stopped}`);
-    else if (r.stopped) out.push(`- ${md(r.stopped)}`);
-  }
-  if (r.summary.warnings > 0) {
-    out.push("", `### Warnings (${r.summary.warnings})`, "");
-    const codes = Object.entries(r.warningCounts).sort((a, b) => b[1] - a[1]);
-    out.push(codes.map(([c, n]) => `\`${c}\` ×${n}`).join(" · "), "");
-    for (const d of r.warnings.slice(0, maxWarnings)) out.push(mdDiagnostic(d));
-    const shown = Math.min(maxWarnings, r.warnings.length);
-    if (r.summary.warnings > shown) out.push(`- … and ${r.summary.warnings - shown} more warning(s)`);
-  }
+  out.push(...mdDiagnosticSections(r, maxErrors, maxWarnings));
   const caps = Object.entries(r.coverage);
   if (caps.length) {
     out.push("", r.summary.trials > 1 ? "### Coverage (trial 1; every trial covers the same items)" : "### Coverage", "", "| Capability | Submitted | Predicted | Expected | Missing |", "|---|---|---:|---:|---:|");
@@ -139,6 +122,32 @@ export function renderReportMarkdown(r: ValidationReport, opts: MarkdownOptions 
     }
   }
   return out.join("\n") + "\n";
+}
+
+/**
+ * The errors and warnings sections of a report (with a benchmark or without): each listed up to
+ * its maximum, the rest counted, and where validation stopped, when it did.
+ */
+export function mdDiagnosticSections(r: DiagnosticLists & { summary: { errors: number; warnings: number }; stopped?: string }, maxErrors: number, maxWarnings: number): string[] {
+  const out: string[] = [];
+  if (r.summary.errors > 0) {
+    out.push("", `### Errors (${r.summary.errors}${r.stopped ? " found before validation stopped" : ""})`, "");
+    for (const d of r.errors.slice(0, maxErrors)) out.push(mdDiagnostic(d));
+    const rest = r.summary.errors - Math.min(maxErrors, r.errors.length);
+    // Always said, whether or not its diagnostic made the list: the counts are a lower bound.
+    const stopped = r.stopped ? `; ${md(r.stopped)}` : "";
+    if (rest > 0) out.push(`- … and ${rest} more error(s)${stopped}`);
+    else if (r.stopped) out.push(`- ${md(r.stopped)}`);
+  }
+  if (r.summary.warnings > 0) {
+    out.push("", `### Warnings (${r.summary.warnings})`, "");
+    const codes = Object.entries(r.warningCounts).sort((a, b) => b[1] - a[1]);
+    out.push(codes.map(([c, n]) => `\`${c}\` ×${n}`).join(" · "), "");
+    for (const d of r.warnings.slice(0, maxWarnings)) out.push(mdDiagnostic(d));
+    const shown = Math.min(maxWarnings, r.warnings.length);
+    if (r.summary.warnings > shown) out.push(`- … and ${r.summary.warnings - shown} more warning(s)`);
+  }
+  return out;
 }
 
 /** `- `code` `file` record 3 (uuid `abc`) at `$[3].uuid`: message` */

@@ -21,7 +21,7 @@ import { openBundle, type BundleFile } from "./bundle-source";
 import { mapLayout, matchCapability } from "./bundle-layout";
 import { resolveLimits, type ValidationLimits } from "./limits";
 import { readOutputsJson } from "./outputs-file";
-import { diagnosticLists, mdDiagnostic, md, summariseDiagnostics, type DiagnosticLists, type ValidationReport } from "./report";
+import { diagnosticLists, mdDiagnosticSections, md, summariseDiagnostics, type DiagnosticLists, type ValidationReport } from "./report";
 import { checkStringLimits } from "./string-limits";
 import { createWorkBudget } from "./work-budget";
 
@@ -201,20 +201,7 @@ export function renderOutputsCheckMarkdown(r: OutputsCheckReport, opts: { maxErr
       ? "VAKRA's validate_output.py would accept every file."
       : `VAKRA's validate_output.py would reject ${r.summary.vakraRejected} record(s) or file(s)${r.warningCounts.vakra_rejects ? " (`vakra_rejects` below, and the errors)" : ""}.`,
   );
-  if (r.summary.errors > 0) {
-    out.push("", `### Errors (${r.summary.errors}${r.stopped ? " found before validation stopped" : ""})`, "");
-    for (const d of r.errors.slice(0, maxErrors)) out.push(mdDiagnostic(d));
-    const rest = r.summary.errors - Math.min(maxErrors, r.errors.length);
-    if (rest > 0) out.push(`- … and ${rest} more error(s)${r.stopped ? `; ${md(r.stopped)}` : ""}`);
-    else if (r.stopped) out.push(`- ${md(r.stopped)}`);
-  }
-  if (r.summary.warnings > 0) {
-    out.push("", `### Warnings (${r.summary.warnings})`, "");
-    out.push(Object.entries(r.warningCounts).sort((a, b) => b[1] - a[1]).map(([c, n]) => `\`${c}\` ×${n}`).join(" · "), "");
-    for (const d of r.warnings.slice(0, maxWarnings)) out.push(mdDiagnostic(d));
-    const shown = Math.min(maxWarnings, r.warnings.length);
-    if (r.summary.warnings > shown) out.push(`- … and ${r.summary.warnings - shown} more warning(s)`);
-  }
+  out.push(...mdDiagnosticSections(r, maxErrors, maxWarnings));
   const caps = Object.entries(r.capabilities);
   if (caps.length) {
     out.push("", "| Capability folder | Files | Records | Domains |", "|---|---:|---:|---|");
