@@ -133,11 +133,12 @@ else if (isLoopback(host)) {
 }
 
 say(`Starting the server on ${origin}…`);
-const children = new Set<ChildProcess>();
+/** What this job started and still runs, by the name its messages give it. */
+const children = new Map<ChildProcess, string>();
 let stopping = false;
 let exitCode = 0;
 const server = spawnServer({ port, host, cwd: process.cwd(), env: serverEnv, stdio: "inherit" });
-children.add(server);
+children.set(server, "the server");
 server.on("exit", (code, signal) => {
   children.delete(server);
   if (!stopping) {
@@ -146,11 +147,22 @@ server.on("exit", (code, signal) => {
   } else if (children.size === 0) process.exit(exitCode);
 });
 
+/** How long the server and the worker get to end cleanly once asked (a job in hand goes back to the queue). */
+const STOP_GRACE_MS = 10_000;
+
 function stop(code = 0) {
-  if (!stopping) exitCode = code;
+  if (stopping) return;
+  exitCode = code;
   stopping = true;
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGTERM");
+  for (const c of children.keys()) if (c.exitCode === null && c.signalCode === null) c.kill("SIGTERM");
   if (children.size === 0) process.exit(exitCode);
+  // Ctrl-C must end the job whatever a child is stuck on: what is still running then is killed, and named.
+  setTimeout(() => {
+    for (const [c, name] of children) {
+      process.stderr.write(`${name} did not stop within ${STOP_GRACE_MS / 1000} s: killed\n`);
+      c.kill("SIGKILL");
+    }
+  }, STOP_GRACE_MS);
 }
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
@@ -159,7 +171,7 @@ process.on("SIGTERM", () => stop(0));
 function startWorker(): void {
   const at = performance.now();
   const worker = spawn(process.execPath, ["--import", "tsx", path.join(repo, "scripts/cli.ts"), "worker"], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
-  children.add(worker);
+  children.set(worker, "the worker");
   for (const stream of [worker.stdout, worker.stderr]) createInterface({ input: stream }).on("line", (l) => process.stdout.write(`worker: ${l}\n`));
   worker.on("exit", (code, signal) => {
     children.delete(worker);

@@ -26,6 +26,9 @@ import { githubIntake, startGitHubPass } from "./github";
 import { agentOptionOrFail } from "./agent-option";
 import { limitsOrFail } from "./validate";
 
+/** How long a stopping worker (SIGINT, SIGTERM) may take to hand back its job and close; then it exits regardless. */
+const WORKER_STOP_GRACE_MS = 30_000;
+
 export interface SubmitFlags {
   benchmark: string;
   db?: string;
@@ -141,8 +144,18 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
   const db = await connectDatabase(flags.db, { idleTransactionMs: staleMs });
   // SIGTERM/SIGINT stop the judge's waits and requests at once; the job in hand goes back to the queue.
   const stop = new AbortController();
-  process.once("SIGINT", () => stop.abort());
-  process.once("SIGTERM", () => stop.abort());
+  // What the worker is doing, so a stop that does not end says where it is stuck.
+  let stage = "starting";
+  const onSignal = () => {
+    stop.abort();
+    // A stop must end the process whatever it waits on (a database that does not answer).
+    setTimeout(() => {
+      process.stderr.write(`worker did not stop within ${WORKER_STOP_GRACE_MS / 1000} s of the signal (stuck ${stage}): exiting\n`);
+      process.exit(1);
+    }, WORKER_STOP_GRACE_MS).unref();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   const deps = createScoringDeps(db, { env: process.env, signal: stop.signal, agentboard: agentboardVersion(), storage, heartbeatMs });
   const log = (l: string) => process.stderr.write(`${l}\n`);
   // With GitHub configured (and a repository), the worker also does the webhook's work: stored
@@ -167,13 +180,17 @@ export async function workerCommand(flags: WorkerFlags): Promise<number> {
     await refreshOldFingerprints(db, storage, log);
     if (flags.untilIdle) await reconcile?.now();
     else void reconcile?.now();
+    stage = "scoring";
     const n = await runWorker(db, deps, { untilIdle: flags.untilIdle ?? false, signal: stop.signal, log, concurrency, staleMs, ...(workerId ? { workerId } : {}) });
     process.stderr.write(`worker stopped after ${n} job(s)\n`);
     return 0;
   } finally {
+    stage = "stopping the GitHub passes";
     await reconcile?.stop();
     await pass?.stop();
+    stage = "closing the scoring environments";
     await deps.close();
+    stage = "closing the database";
     await closeDatabase(db);
   }
 }

@@ -34,6 +34,8 @@ function arg(name: string, fallback: string): string {
 }
 
 const MAX_PROCESSES = 64;
+/** How long a response under way may keep a stopping server (a signal) before it exits regardless. */
+const STOP_GRACE_MS = 5_000;
 const hostname = arg("host", "127.0.0.1");
 const port = Number(arg("port", process.env.PORT ?? "3000"));
 const processes = Number(arg("processes", process.env.AGENTBOARD_WEB_PROCESSES || "1"));
@@ -145,7 +147,12 @@ async function serve() {
     if (cluster.isPrimary) console.log(`agentboard: serving on http://${hostname}:${port}`);
   });
 
-  const stop = () => server.close(() => process.exit(0));
+  // Idle keep-alive connections are closed at once; a response under way gets a moment to finish.
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

@@ -67,19 +67,25 @@ function startMainJob(args: string[], env: Record<string, string>): MainJob {
   };
 }
 
-/** SIGINT to the job's process group, as Ctrl-C in a terminal; resolves when no process of the group is left. */
+/** SIGINT to the job's process group, as Ctrl-C in a terminal; resolves when no process of the group is left (60 s at most). */
 async function ctrlC(job: MainJob): Promise<number | string | null> {
   process.kill(-job.process.pid!, "SIGINT");
-  const code = await job.exited;
-  for (let i = 0; i < 300; i++) {
+  let code: number | string | null | undefined;
+  void job.exited.then((c) => (code = c));
+  const groupLeft = () => {
     try {
       process.kill(-job.process.pid!, 0);
+      return true;
     } catch {
-      return code;
+      return false;
     }
+  };
+  for (const until = Date.now() + 60_000; Date.now() < until; ) {
+    if (code !== undefined && !groupLeft()) return code;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`processes of the main job are still running 30 s after Ctrl-C:\n${spawnSync("ps", ["-o", "pid,args", "-g", String(job.process.pid)], { encoding: "utf8" }).stdout}`);
+  const left = spawnSync("ps", ["-o", "pid,stat,args", "-g", String(job.process.pid)], { encoding: "utf8" }).stdout;
+  throw new Error(`${code === undefined ? "the main job is still running" : `the main job ended (${code}) but some of its processes are still running`} 60 s after Ctrl-C:\n${left}\n${job.output().slice(-3000)}`);
 }
 
 describe.each(ENGINES)("the main job on %s", (engine) => {
