@@ -77,37 +77,49 @@ function escapeChar(ch: string): string {
   return `\\U${cp.toString(16).padStart(8, "0")}`;
 }
 
+export interface JsonDumpsOptions {
+  indent?: number;
+  /** Python's `ensure_ascii` (its default, true): every non-ASCII character written `\uXXXX`. */
+  ensureAscii?: boolean;
+}
+
 /**
- * Python's `json.dumps(value, indent=2)` (ASCII-escaped, `", "`-free since indent is set):
- * the text NAT's evaluators put in their judge prompts for sections and tool calls.
+ * Python's `json.dumps(value, indent=2)` (`", "`-free since indent is set): the text NAT's
+ * evaluators put in their judge prompts for sections and tool calls (ASCII-escaped), and the
+ * files VAKRA's evaluator writes (`ensure_ascii=False`).
  */
-export function pythonJsonDumps(value: unknown, indent = 2, depth = 0): string {
+export function pythonJsonDumps(value: unknown, opts: JsonDumpsOptions = {}): string {
+  const indent = opts.indent ?? 2;
+  const str = opts.ensureAscii === false ? jsonUnicodeString : jsonAsciiString;
   const pad = (d: number) => " ".repeat(indent * d);
-  if (value === null || value === undefined) return "null";
-  if (value === true) return "true";
-  if (value === false) return "false";
-  if (typeof value === "string") return jsonAsciiString(value);
-  if (typeof value === "number") {
-    if (Number.isNaN(value)) return "NaN";
-    if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-    return Number.isInteger(value) && !Object.is(value, -0) ? String(value) : pythonFloatRepr(value);
-  }
-  if (value instanceof JsonNumber) {
-    if (value.kind === "int") return value.source;
-    const n = value.valueOf();
-    return Number.isNaN(n) ? "NaN" : !Number.isFinite(n) ? (n > 0 ? "Infinity" : "-Infinity") : pythonFloatRepr(n);
-  }
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    return `[\n${value.map((v) => pad(depth + 1) + pythonJsonDumps(v, indent, depth + 1)).join(",\n")}\n${pad(depth)}]`;
-  }
-  if (typeof value === "object") {
-    const obj = value as Record<string, unknown>;
-    const keys = orderedKeys(obj).filter((k) => obj[k] !== undefined);
-    if (keys.length === 0) return "{}";
-    return `{\n${keys.map((k) => `${pad(depth + 1)}${jsonAsciiString(k)}: ${pythonJsonDumps(obj[k], indent, depth + 1)}`).join(",\n")}\n${pad(depth)}}`;
-  }
-  return jsonAsciiString(String(value));
+  const dump = (v: unknown, depth: number): string => {
+    if (v === null || v === undefined) return "null";
+    if (v === true) return "true";
+    if (v === false) return "false";
+    if (typeof v === "string") return str(v);
+    if (typeof v === "number") {
+      if (Number.isNaN(v)) return "NaN";
+      if (!Number.isFinite(v)) return v > 0 ? "Infinity" : "-Infinity";
+      return Number.isInteger(v) && !Object.is(v, -0) ? String(v) : pythonFloatRepr(v);
+    }
+    if (v instanceof JsonNumber) {
+      if (v.kind === "int") return v.source;
+      const n = v.valueOf();
+      return Number.isNaN(n) ? "NaN" : !Number.isFinite(n) ? (n > 0 ? "Infinity" : "-Infinity") : pythonFloatRepr(n);
+    }
+    if (Array.isArray(v)) {
+      if (v.length === 0) return "[]";
+      return `[\n${v.map((x) => pad(depth + 1) + dump(x, depth + 1)).join(",\n")}\n${pad(depth)}]`;
+    }
+    if (typeof v === "object") {
+      const obj = v as Record<string, unknown>;
+      const keys = orderedKeys(obj).filter((k) => obj[k] !== undefined);
+      if (keys.length === 0) return "{}";
+      return `{\n${keys.map((k) => `${pad(depth + 1)}${str(k)}: ${dump(obj[k], depth + 1)}`).join(",\n")}\n${pad(depth)}}`;
+    }
+    return str(String(v));
+  };
+  return dump(value, 0);
 }
 
 const JSON_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
@@ -124,3 +136,10 @@ function jsonAsciiString(s: string): string {
   }
   return out + '"';
 }
+
+/**
+ * A JSON string as `ensure_ascii=False` writes it: `JSON.stringify` escapes the same characters
+ * the same way (`"`, `\\`, `\b\f\n\r\t`, other controls as lower-case `\u00xx`), except a lone
+ * surrogate, which Python could not encode to UTF-8 at all: escaped, the file stays valid UTF-8.
+ */
+const jsonUnicodeString = (s: string): string => JSON.stringify(s);

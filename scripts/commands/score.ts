@@ -13,7 +13,8 @@ import { recordedJudge, type JudgeFlags } from "../../lib/judges/judge-settings"
 import { buildVerdictExport } from "../../lib/scoring/verdict-export";
 import { isUnjudged } from "../../lib/scoring/item-result";
 import { scoreBundle, type ScoreBundleDeps } from "../../lib/aggregate/score-bundle";
-import { buildVakraOutputs } from "../../lib/scoring/vakra-output";
+import { buildVakraOutputs, renderVakraOutput } from "../../lib/scoring/vakra-output";
+import { resolveLayout } from "../../lib/benchmark/ground-truth-layout";
 import { renderReportMarkdown } from "../../lib/validate/report";
 import { trialSubmission } from "../../lib/validate/validate-bundle";
 import { renderCapabilityTable } from "./capability-table";
@@ -88,14 +89,21 @@ async function scoreAndReport(benchmark: Benchmark, bundle: string, flags: Score
     await writeFile(flags.verdictsOut, JSON.stringify(verdicts, null, 2) + "\n");
   }
   if (flags.vakraOut) {
+    // VAKRA's --gt_root: the folder each capability's ground truth was read from, whichever of
+    // VAKRA's layouts the benchmark uses.
+    const layout = resolveLayout(flags.benchmark);
+    const groundTruthDir = (directory: string) => {
+      const folder = layout.folders.get(directory);
+      const where = !folder ? `groundtruth/${directory}` : folder.kind === "vakra-sample" ? path.posix.dirname(folder.where) : folder.where;
+      return `${flags.benchmark}/${where}`;
+    };
     // VAKRA's files describe one run: a bundle of trials gets one folder of them per trial.
     for (let trial = 1; trial <= results.trials; trial++) {
       const dir = results.trials > 1 ? path.join(flags.vakraOut, `trial_${trial}`) : flags.vakraOut;
       await mkdir(dir, { recursive: true });
       const items = results.items.filter((i) => i.trial === trial);
-      const predictions = results.trials > 1 ? `${bundle}/trial_${trial}` : bundle;
-      const outputs = buildVakraOutputs(benchmark, trialSubmission(run.submission, trial), items, { groundTruth: flags.benchmark, predictions });
-      for (const o of outputs) await writeFile(path.join(dir, o.file), JSON.stringify(o.document, null, 2) + "\n");
+      const outputs = buildVakraOutputs(benchmark, trialSubmission(run.submission, trial), items, { groundTruthDir, bundle });
+      for (const o of outputs) await writeFile(path.join(dir, o.file), renderVakraOutput(o.document));
     }
   }
   process.stdout.write(renderCapabilityTable(results));

@@ -61,7 +61,7 @@ describe("agentboard score", () => {
   it("writes one VAKRA-shaped results file per submitted capability", () => {
     expect(readdirSync(vakraOut).sort()).toEqual(["capability_2_dashboard_apis_results.json", "capability_4_multiturn_results.json"]);
     const doc = JSON.parse(readFileSync(path.join(vakraOut, "capability_4_multiturn_results.json"), "utf8"));
-    expect(doc.capability_name).toBe("capability_4_multiturn");
+    expect(doc.capability_name).toBe("capability_multiturn");
     expect(doc.summary).toMatchObject({ n_domains: 1, n_samples: 2, n_correct: 1, mean_dialogue_score: 0.5, n_missing_predictions: 0 });
     const d = doc.domains.harbor.dialogues.find((x: { uuid: string }) => x.uuid === "mt-2");
     expect(d.details.per_turn[0].metadata).toMatchObject({ policy_adherance_score: 0, gt_steps: 1, pred_steps: 2, extra_steps: 1 });

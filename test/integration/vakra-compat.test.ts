@@ -204,7 +204,7 @@ describe("--vakra-out", () => {
   it("counts the ground truth's turns and writes pred_answer as VAKRA stringifies it", async () => {
     const earlier = '{"turn_id": 7, "query": "first", "answer": "a", "sequence": {"tool_call": []}}, {"turn_id": 8, "query": "second", "answer": "b", "sequence": {"tool_call": []}}, ';
     const r = await score({ groundTruth: gt("[[[1]]]", "[[3]]", earlier), prediction: pred("[[[1]]]", "[[3.0], [4]]") });
-    const [file] = buildVakraOutputs(r.benchmark, r.submission, r.results.items, { groundTruth: "g", predictions: "p" });
+    const [file] = buildVakraOutputs(r.benchmark, r.submission, r.results.items, { groundTruthDir: (d) => `g/${d}`, bundle: "p" });
     const dialogue = (file!.document as { domains: Record<string, { dialogues: { details: { num_turns: number; per_turn: { pred_answer: unknown }[] } }[] }> }).domains.d!.dialogues[0]!;
     expect(dialogue.details.num_turns).toBe(3);
     expect(dialogue.details.per_turn[0]!.pred_answer).toBe("3.0, 4");
