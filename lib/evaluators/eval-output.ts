@@ -1,7 +1,8 @@
 /**
  * The files an evaluation writes, in the shapes NAT and VSS write them, field for field:
  * `<evaluator>_output.json` = `{average_score, [average_vlm_field_score], eval_output_items:
- * [{id, score, reasoning, error, [vlm_field_score]}]}` with each evaluator's own `reasoning`
+ * [{id, score, reasoning, error, [vlm_field_score]}]}` (a numeric id stays a number, as NAT
+ * writes it) with each evaluator's own `reasoning`
  * object, and `latency_summary.json` = `{average_latency_seconds, items: [{id, query,
  * latency_seconds}]}`. Agentboard's additions follow NAT's fields and never replace them:
  * each item's `status`, judge and timing, and an `agentboard` block with the counts.
@@ -78,7 +79,7 @@ export function evaluatorOutputDocument(run: EvaluatorRun, opts: OutputOptions =
     average_score: average,
     ...(isReport ? { average_vlm_field_score: vlmAverage } : {}),
     eval_output_items: items.map(({ r, nat }) => ({
-      id: r.id,
+      id: r.numericId ?? r.id,
       score: compat === "nat" ? nat.score : round(nat.score, 4),
       reasoning: nat.reasoning,
       error: nat.error,
@@ -109,7 +110,7 @@ export function latencySummaryDocument(l: LatencySummary): Record<string, unknow
   return {
     average_latency_seconds: r3(l.perItem.average),
     items: l.items.map((i) => ({
-      id: i.id,
+      id: i.numericId ?? i.id,
       query: i.query,
       latency_seconds: r3(i.latencySeconds),
       ...(i.conversationId !== null ? { conversation_id: i.conversationId, turn_id: i.turnId } : {}),
@@ -139,9 +140,9 @@ export function latencySummaryDocument(l: LatencySummary): Record<string, unknow
 export function workflowOutputDocument(items: readonly EvalItem[], keys: { question: string; answer: string; generatedAnswer: string; trajectory: string; id: string }): unknown[] {
   return items.map((it) => ({
     ...(it.record ?? {}),
-    [keys.id]: it.id,
+    [keys.id]: it.numericId ?? it.id,
     [keys.question]: it.query,
-    [keys.answer]: it.groundTruth ?? "",
+    [keys.answer]: it.groundTruthRaw ?? it.groundTruth ?? "",
     [keys.generatedAnswer]: it.output?.answer ?? null,
     [keys.trajectory]: it.output?.rawTrajectory ?? [],
     expected_intermediate_steps: [],

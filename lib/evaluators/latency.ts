@@ -9,6 +9,8 @@ import type { AgentOutput, EvalItem } from "../formats/eval-dataset";
 
 export interface ItemLatency {
   id: string;
+  /** The id as the dataset wrote it when it is a number (written back as one). */
+  numericId?: number;
   query: string;
   conversationId: string | null;
   turnId: string | null;
@@ -117,6 +119,7 @@ export function summarizeLatency(items: readonly EvalItem[]): LatencySummary {
     const spans = spanSeconds(it);
     perItem.push({
       id: it.id,
+      ...(it.numericId !== undefined ? { numericId: it.numericId } : {}),
       query: it.query,
       conversationId: it.conversation?.id ?? null,
       turnId: it.conversation?.turnId ?? null,

@@ -12,6 +12,7 @@ import type { Outcome } from "./result";
 import { checkTemplate, DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, TEMPLATE_SPECS, type JudgeStyle } from "./prompts";
 import { findFieldByPath, judgeFaults, scoreReportTree, type FieldScore } from "./report-tree";
 import { withThinking } from "../judges/thinking";
+import { vssReading } from "../formats/eval-report-markdown";
 
 export interface ReportEvaluatorOptions {
   name: string;
@@ -61,12 +62,18 @@ export function createReportEvaluator(opts: ReportEvaluatorOptions): Evaluator {
       if (!ref) return { status: "error", error: "the item has no reference report", reason: "the item has no reference report" };
       if (!ref.ok) return { status: "error", error: ref.error };
       const report = item.output?.report ?? null;
+      if (style === "nat" && report && !report.ok && report.notInStore) {
+        // NAT's object store raises on an unknown key, and VSS leaves such an item out of the average (no score).
+        return { status: "error", error: report.error, reason: report.error, judge: null, nat: { score: null, reasoning: { error: `No object found with key: ${report.source}.` } } };
+      }
       // No report is the agent's failure, scored 0 as NAT scores it; an unreadable reference is ours (an error).
       if (!item.output || !report || !report.ok) {
         const error = !item.output ? "no agent output for this item" : !report ? "the agent's output has no report (report, report_path, or a link report_url_pattern matches)" : !report.ok ? report.error : "";
         return { status: "scored", score: 0, reasoning: error, reason: error, judge: "program", details: { error }, ...(vlmOn ? { subScores: { vlm_field: 0 } } : {}) };
       }
-      const tree = await scoreReportTree(opts.metrics, ref.value, report.value, { judge, fieldTemplate, discoveryTemplate, penalizeMissingFields: opts.penalizeMissingFields ?? false, style });
+      // VSS reads markdown reports by its own narrower rules; `--compat nat` scores what VSS would see.
+      const actual = style === "nat" ? vssReading(report.value) : report.value;
+      const tree = await scoreReportTree(opts.metrics, ref.value, actual, { judge, fieldTemplate, discoveryTemplate, penalizeMissingFields: opts.penalizeMissingFields ?? false, style });
       const details = { sections: tree, metadata: { reference_file: ref.source, actual_file: report.source } };
       const faults = judgeFaults(tree);
       if (style === "agentboard" && faults.length) {

@@ -10,6 +10,8 @@ export type EvalStatus = "scored" | "skipped" | "error";
 
 export interface EvalItemResult {
   id: string;
+  /** The id as the dataset wrote it when it is a number: the output files write it back as one, as NAT does. */
+  numericId?: number;
   /** The evaluator's name in the config (its output file is `<evaluator>_output.json`). */
   evaluator: string;
   kind: EvalKind;
@@ -66,6 +68,7 @@ export interface EvalSummary {
 export function resultFor(item: EvalItem, evaluator: { name: string; kind: EvalKind }, o: Outcome | { status: "skipped"; reasoning: string }, latencyMs: number): EvalItemResult {
   const base = {
     id: item.id,
+    ...(item.numericId !== undefined ? { numericId: item.numericId } : {}),
     evaluator: evaluator.name,
     kind: evaluator.kind,
     latencyMs,

@@ -62,12 +62,14 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
       const answer = stripAgentThinking(item.output.answer ?? "");
       const expected = item.trajectoryGroundTruth;
       const resolved = expected ? resolveRefs(expected, extraction.toolResults, item.priorToolResults ?? {}) : null;
+      // What the judge and the output show: the dataset's calls as written (its key order, its extra keys), references resolved.
+      const shownReference = resolved ? resolveWrittenRefs(item.trajectoryGroundTruthRaw, extraction.toolResults, item.priorToolResults ?? {}) ?? resolved.map(shownCall) : null;
       // NAT's reasoning object, field for field, then Agentboard's evidence.
       const base = {
         query: item.query,
         actual_tool_calls: calls.map(shownCall),
         expected_tool_calls: item.trajectoryGroundTruthRaw ?? (expected ? expected.map(shownCall) : null),
-        ...(resolved ? { resolved_expected_tool_calls: resolved.map(shownCall) } : {}),
+        ...(shownReference ? { resolved_expected_tool_calls: shownReference } : {}),
         final_answer: answer,
         trajectory: extraction.actions,
         conversation_history: item.history.map((t) => ({ turn_id: t.turnId, query: t.query, answer: t.answer })),
@@ -76,6 +78,15 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
         ...(extraction.notes.length ? { notes: extraction.notes } : {}),
       };
 
+      if (style === "nat" && judge.readsPrompts) {
+        // NAT has no prompt of its own for either mode: an item whose mode has no configured template is an error, scored 0.0.
+        const missing = resolved !== null ? (opts.prompts?.withReference === undefined ? "custom_prompt_template_with_reference" : null) : opts.prompts?.withoutReference === undefined ? "custom_prompt_template_without_reference" : null;
+        if (missing) {
+          const error = `the item ${resolved !== null ? "has" : "has no"} trajectory_ground_truth, and the evaluator has no ${missing}: NAT's trajectory evaluator has no default prompt`;
+          return { status: "error", error, reason: error, judge: null, nat: { score: 0, reasoning: { error: `Evaluator error: ${error}` } } };
+        }
+      }
+
       if (resolved !== null) {
         const comparison = compareToolCalls(calls, resolved);
         if (!judge.readsPrompts) {
@@ -83,7 +94,7 @@ export function createTrajectoryEvaluator(opts: TrajectoryEvaluatorOptions): Eva
         }
         const vars = {
           question: item.query,
-          reference: pythonJsonDumps(resolved.map(shownCall)),
+          reference: pythonJsonDumps(shownReference),
           agent_trajectory: calls.length ? pythonJsonDumps(calls.map(shownCall)) : "(no tool calls)",
           answer,
           comparison: comparison.summary,
@@ -153,6 +164,22 @@ function resolveRef(v: unknown, toolResults: Record<string, unknown[]>, priorTur
     } else return v;
   }
   return value;
+}
+
+/**
+ * The calls as the dataset wrote them, each `params` value that is a `$ref` replaced as
+ * {@link resolveRefs} replaces it; null when the dataset's value is not a list.
+ */
+export function resolveWrittenRefs(written: unknown, toolResults: Record<string, unknown[]>, priorTurns: Record<string, Record<string, unknown[]>>): unknown[] | null {
+  if (!Array.isArray(written)) return null;
+  return written.map((c) => {
+    if (typeof c !== "object" || c === null || Array.isArray(c)) return c;
+    const params = (c as Record<string, unknown>).params;
+    if (typeof params !== "object" || params === null || Array.isArray(params)) return c;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(params)) out[k] = resolveRef(v, toolResults, priorTurns);
+    return { ...c, params: out };
+  });
 }
 
 /** The comparison's figures: public, unlike its summary, which names the expected calls. */

@@ -1,14 +1,18 @@
 /**
  * `eval.yaml`: what an evaluation run reads, which evaluators it runs and with which judge,
  * and where it writes. Paths are relative to the config file. Checked with zod, so every
- * error names its key.
+ * error names its key. A NAT config (a whole agent config or its `eval:` and `llms:` parts)
+ * is read as NAT reads it (variables, `base:`, `file://`; paths relative to the working
+ * directory) and translated into the same config.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { describeType } from "./diagnostic";
 import { EVAL_KINDS } from "./eval-dataset";
-import { isNatShape, natEvaluatorPreprocess, translateNatConfig } from "./nat-eval-config";
+import { loadNatConfig, MAX_CONFIG_BYTES, type UnsetVariable } from "./nat-config-load";
+import { isNatShape, isReadByEval, natEvaluatorPreprocess, translateNatConfig } from "./nat-eval-config";
 
 const relPath = z.string({ error: (iss) => (iss.input === undefined ? "expected a file path" : `expected a file path, found ${describeType(iss.input)}`) }).trim().min(1, "expected a file path");
 
@@ -134,9 +138,10 @@ export type EvalConfig = z.infer<typeof evalConfigSchema>;
 export type EvalConfigResult = { ok: true; config: EvalConfig; shape: "agentboard" | "nat"; ignored: string[] } | { ok: false; errors: string[] };
 
 /**
- * Reads an evaluation config: Agentboard's eval.yaml, or NAT's (a whole agent config, or its
- * `eval:` and `llms:` parts), translated into the same config. `ignored` lists the NAT keys
- * that mean nothing offline.
+ * Reads an evaluation config from its text: Agentboard's eval.yaml, or NAT's (a whole agent
+ * config, or its `eval:` and `llms:` parts) taken as written (no variables, no `base:`; see
+ * loadEvalConfig), translated into the same config. `ignored` lists the NAT keys that mean
+ * nothing offline.
  */
 export function parseEvalConfig(text: string, file = "eval.yaml"): EvalConfigResult {
   let raw: unknown;
@@ -145,14 +150,24 @@ export function parseEvalConfig(text: string, file = "eval.yaml"): EvalConfigRes
   } catch (err) {
     return { ok: false, errors: [`${file}: invalid YAML: ${err instanceof Error ? err.message : String(err)}`] };
   }
-  let ignored: string[] = [];
-  const shape = isNatShape(raw) ? "nat" : "agentboard";
-  if (shape === "nat") {
-    const t = translateNatConfig(raw as Record<string, unknown>);
-    if (!t.ok) return { ok: false, errors: t.errors.map((e) => `${file}: ${e}`) };
-    raw = t.config;
-    ignored = t.ignored;
+  return isNatShape(raw) ? fromNat(raw as Record<string, unknown>, file, []) : checkConfig(raw, file, "agentboard", []);
+}
+
+function fromNat(raw: Record<string, unknown>, file: string, unset: readonly UnsetVariable[]): EvalConfigResult {
+  const t = translateNatConfig(raw);
+  // An unset variable evaluation reads is the error to give, not what its "" then breaks.
+  const read = unset.filter((u) => u.path === null || isReadByEval(raw, t.ignored, u.path));
+  if (read.length) {
+    return {
+      ok: false,
+      errors: read.map((u) => `${u.file}${u.line ? `:${u.line}` : ""}: ${u.path ? u.path.join(".") : "(unplaced)"}: \${${u.name}} is not set and has no default (NAT would read it as an empty string); set ${u.name}, or write \${${u.name}:-<default>}`),
+    };
   }
+  if (!t.ok) return { ok: false, errors: t.errors.map((e) => `${file}: ${e}`) };
+  return checkConfig(t.config, file, "nat", t.ignored);
+}
+
+function checkConfig(raw: unknown, file: string, shape: "agentboard" | "nat", ignored: string[]): EvalConfigResult {
   const parsed = evalConfigSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     return {
@@ -164,6 +179,97 @@ export function parseEvalConfig(text: string, file = "eval.yaml"): EvalConfigRes
     };
   }
   return { ok: true, config: parsed.data, shape, ignored };
+}
+
+export interface EvalConfigLoadOptions {
+  /** The environment NAT configs take their `${VARIABLES}` from (passed in; never read here). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The working directory: NAT resolves a config's relative paths from it. */
+  cwd: string;
+  /** How files are named in messages (default: as given). */
+  displayName?: (file: string) => string;
+}
+
+export type EvalConfigLoad =
+  | { ok: true; config: EvalConfig; shape: "agentboard" | "nat"; ignored: string[]; /** Variables unset outside what evaluation reads, read as "" as NAT does. */ unsetIgnored: string[] }
+  | { ok: false; errors: string[] };
+
+/**
+ * Reads an evaluation config file with every path in it made absolute. Agentboard's eval.yaml
+ * is read as parseEvalConfig reads it, its paths relative to its folder. A NAT config is read
+ * as NAT's yaml_load reads it (loadNatConfig) and its paths resolve from `cwd`, as NAT and VSS
+ * resolve them; an unset variable with no default is an error where evaluation reads it.
+ */
+export async function loadEvalConfig(file: string, opts: EvalConfigLoadOptions): Promise<EvalConfigLoad> {
+  const show = opts.displayName ?? ((f: string) => f);
+  const abs = path.resolve(opts.cwd, file);
+  let text: string;
+  try {
+    const bytes = await readFile(abs);
+    if (bytes.length > MAX_CONFIG_BYTES) return { ok: false, errors: [`${show(abs)}: ${bytes.length} bytes; at most ${MAX_CONFIG_BYTES} are read`] };
+    text = bytes.toString("utf8");
+  } catch (err) {
+    return { ok: false, errors: [`${show(abs)}: cannot read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`] };
+  }
+  let raw: unknown;
+  let parses = true;
+  try {
+    raw = parseYaml(text, { uniqueKeys: false });
+  } catch {
+    // Maybe only after its variables are expanded, as NAT reads it.
+    parses = false;
+  }
+  if (parses && !isNatShape(raw)) {
+    const r = parseEvalConfig(text, show(abs));
+    return r.ok ? { ...r, config: resolveConfigPaths(r.config, path.dirname(abs)), unsetIgnored: [] } : r;
+  }
+  const loaded = await loadNatConfig(abs, { env: opts.env, displayName: show });
+  if (!loaded.ok) return loaded;
+  const r = fromNat(loaded.raw, show(abs), loaded.unset);
+  if (!r.ok) return r;
+  const unsetIgnored = [...new Set(loaded.unset.map((u) => u.name))];
+  return { ...r, config: resolveConfigPaths(r.config, opts.cwd), unsetIgnored };
+}
+
+/** The config with every path in it absolute, resolved from `dir`. */
+export function resolveConfigPaths(config: EvalConfig, dir: string): EvalConfig {
+  const abs = (p: string) => path.resolve(dir, p);
+  const prompt = (p: PromptConfig | undefined) => (p === undefined || typeof p === "string" ? p : { file: abs(p.file) });
+  const prompts = <T extends Record<string, PromptConfig | undefined>>(ps: T): T => Object.fromEntries(Object.entries(ps).map(([k, p]) => [k, prompt(p)])) as T;
+  return {
+    ...config,
+    dataset: abs(config.dataset),
+    outputDir: abs(config.outputDir),
+    ...(config.outputs !== undefined ? { outputs: abs(config.outputs) } : {}),
+    ...(config.referenceBaseDir !== undefined ? { referenceBaseDir: abs(config.referenceBaseDir) } : {}),
+    evaluators: Object.fromEntries(
+      Object.entries(config.evaluators).map(([name, e]): [string, EvaluatorConfig] => {
+        if (e.type === "qa") return [name, { ...e, ...(e.prompt !== undefined ? { prompt: prompt(e.prompt) } : {}) }];
+        if (e.type === "trajectory") return [name, { ...e, prompts: prompts(e.prompts), ...(e.toolSchemas !== undefined ? { toolSchemas: abs(e.toolSchemas) } : {}) }];
+        return [
+          name,
+          {
+            ...e,
+            metrics: abs(e.metrics),
+            prompts: prompts(e.prompts),
+            ...(e.objectStore !== undefined ? { objectStore: abs(e.objectStore) } : {}),
+            ...(e.referenceBaseDir !== undefined ? { referenceBaseDir: abs(e.referenceBaseDir) } : {}),
+          },
+        ];
+      }),
+    ),
+  };
+}
+
+/**
+ * The config as `compat` runs it. In `nat`, NAT's defaults where the file is silent:
+ * `llm_judge_reasoning` is true for the QA and trajectory evaluators (VSS's default), so the
+ * thinking tag is sent; Agentboard's own default sends none.
+ */
+export function withCompat(config: EvalConfig, compat: "nat" | undefined): EvalConfig {
+  if (compat !== "nat") return { ...config, compat: undefined };
+  const evaluators = Object.fromEntries(Object.entries(config.evaluators).map(([name, e]) => [name, e.type !== "report" && e.judgeReasoning === undefined ? { ...e, judgeReasoning: true } : e]));
+  return { ...config, compat, evaluators };
 }
 
 /** The id an evaluator answers to in `evaluation_method`. */

@@ -39,6 +39,10 @@ export interface ItemDraft {
   query: string;
   /** The reference answer as text; for report items, the path of the reference JSON. */
   groundTruth: string | null;
+  /** `ground_truth` as the dataset wrote it, when it is not a string (NAT reads 0 and false as missing). */
+  groundTruthRaw?: unknown;
+  /** The id as the dataset wrote it, when it is a number: NAT writes it back as one. */
+  numericId?: number;
   methods: string[];
   trajectoryGroundTruth: ToolCallStep[] | null;
   /** `trajectory_ground_truth` as the dataset wrote it (what NAT's output shows). */
@@ -99,6 +103,8 @@ function groundTruthText(v: unknown): string | null {
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   return JSON.stringify(v);
 }
+
+const nonString = (v: unknown) => v !== undefined && v !== null && typeof v !== "string";
 
 /** The record keys a dataset uses for the question and the reference answer (NAT's `structure`). */
 export interface DatasetKeys {
@@ -169,8 +175,10 @@ function readEntry(raw: unknown, sink: DiagnosticSink, base: string, record: num
   return [
     {
       id: e.id,
+      ...(typeof raw.id === "number" ? { numericId: raw.id } : {}),
       query: e.query ?? "",
       groundTruth: groundTruthText(e.ground_truth),
+      ...(nonString(e.ground_truth) ? { groundTruthRaw: e.ground_truth } : {}),
       methods: methods.data,
       trajectoryGroundTruth: tgt ?? null,
       ...(e.trajectory_ground_truth != null ? { trajectoryGroundTruthRaw: e.trajectory_ground_truth } : {}),
@@ -233,6 +241,7 @@ function readConversation(raw: Obj, id: string, turns: unknown[], sink: Diagnost
       id: `${id}_${turnId}`,
       query: turn.query,
       groundTruth: groundTruthText(turn.ground_truth),
+      ...(nonString(turn.ground_truth) ? { groundTruthRaw: turn.ground_truth } : {}),
       methods,
       trajectoryGroundTruth: tgt,
       ...(turn.trajectory_ground_truth != null ? { trajectoryGroundTruthRaw: turn.trajectory_ground_truth } : {}),
@@ -247,7 +256,15 @@ function readConversation(raw: Obj, id: string, turns: unknown[], sink: Diagnost
 }
 
 /** A report read for evaluation: the JSON object, or why it could not be had. */
-export type LoadedReport = { ok: true; value: Record<string, unknown>; source: string } | { ok: false; error: string; source: string };
+export type LoadedReport =
+  | { ok: true; value: Record<string, unknown>; source: string }
+  | {
+      ok: false;
+      error: string;
+      source: string;
+      /** The object store (folder) has no file by that name: NAT's store raises here, and VSS leaves the item unscored. */
+      notInStore?: boolean;
+    };
 
 /** The agent's output for one item, files read. */
 export interface AgentOutput {

@@ -108,12 +108,12 @@ export async function reportFromStore(store: ReportStore, answer: string, refere
   const rel = camera ? `${camera}/${name}` : name;
   const root = path.resolve(store.folder);
   const file = path.resolve(root, rel);
-  if (!file.startsWith(root + path.sep)) return { ok: false, error: `Report not found in object store: ${rel}`, source: rel };
+  if (!file.startsWith(root + path.sep)) return { ok: false, error: `Report not found in object store: ${rel}`, source: rel, notInStore: true };
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch {
-    return { ok: false, error: `Report not found in object store: ${rel}`, source: rel };
+    return { ok: false, error: `Report not found in object store: ${rel}`, source: rel, notInStore: true };
   }
   if (text.trim() === "") return { ok: false, error: `Report not found in object store: ${rel}`, source: rel };
   const value = parseMarkdownReport(text);

@@ -15,7 +15,26 @@ const HEADING = /^(#{1,6})\s+(.*)$/;
 const RULE_CELL = /^:?-{2,}:?$/;
 const LABEL_LINE = /^(?:[-*+]\s+)?\*\*([^*]+?)(?::\*\*|\*\*\s*:)\s*(.*)$/;
 
+/**
+ * The markdown a report was read from, kept (not enumerable, so never written or compared)
+ * because the loader reads reports before it knows the run's compat mode: `--compat nat`
+ * reads the same text again as VSS does ({@link vssReading}).
+ */
+const SOURCE_MARKDOWN: unique symbol = Symbol("agentboard.sourceMarkdown");
+
 export function parseMarkdownReport(markdown: string): Record<string, unknown> {
+  const out = readMarkdown(markdown);
+  Object.defineProperty(out, SOURCE_MARKDOWN, { value: markdown });
+  return out;
+}
+
+/** A report as VSS's evaluator would read it: markdown read again by VSS's rules; anything else as it is. */
+export function vssReading(report: Record<string, unknown>): Record<string, unknown> {
+  const markdown = (report as { [SOURCE_MARKDOWN]?: string })[SOURCE_MARKDOWN];
+  return typeof markdown === "string" ? readMarkdownAsVss(markdown) : report;
+}
+
+function readMarkdown(markdown: string): Record<string, unknown> {
   const root: Container = { fields: {}, text: [] };
   let section: Container | null = null;
   let sub: Container | null = null;
@@ -137,7 +156,7 @@ function cleanKey(s: string): string {
 
 /** Emphasis markers around the whole cell and `<img>` tags removed, whitespace trimmed. */
 function cleanText(s: string): string {
-  let t = s.replace(/<img\b[^>]*>/gi, "").trim();
+  let t = removeImgTags(s).trim();
   const m = /^(\*\*|__|\*|_|`)(.*)\1$/.exec(t);
   if (m) t = m[2]!.trim();
   return t;
@@ -161,4 +180,177 @@ function stripClosingHashes(text: string): string {
 function isRuleRow(row: string): boolean {
   const cells = row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
   return cells.every((c) => RULE_CELL.test(c.trim()));
+}
+
+/**
+ * `<img …>` tags removed. A scan rather than a regex: `<img\b[^>]*>` retried from every `<img`
+ * of a long line with no `>` is quadratic.
+ */
+function removeImgTags(s: string): string {
+  let out = "";
+  let from = 0;
+  for (let at = s.indexOf("<", from); at !== -1; at = s.indexOf("<", at + 1)) {
+    // `<img` in any case, then a word boundary.
+    if (s.slice(at + 1, at + 4).toLowerCase() !== "img" || (at + 4 < s.length && WORD_CHAR.test(s[at + 4]!))) continue;
+    const close = s.indexOf(">", at + 4);
+    // No `>` left: no later `<img` can close either.
+    if (close === -1) break;
+    out += s.slice(from, at);
+    from = close + 1;
+    at = close;
+  }
+  return out + s.slice(from);
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+// ---------------------------------------------------------------------------------------
+// VSS's reading (`--compat nat`). What its report evaluator gets from a generated report,
+// rule for rule, so scores match VSS's even where its rules drop information:
+// - `# ` sets `title` (the last one wins); `## ` starts a section, `### ` a subsection;
+//   headings without the space after the hashes, and deeper ones, are not headings.
+// - A section or subsection appears only once it has table rows (or, in a section named
+//   "Analysis Results", text lines); a section with both a table and subsections keeps only
+//   the subsections; a later section of the same name replaces the earlier one.
+// - Table rows: cells trimmed, asterisks stripped from their ends, empty cells dropped; a row
+//   with at least two cells whose first is not "field" (any case) maps the first to the
+//   second, or to the list of the rest; rows starting `|---` are rules. Text lines: `<img>`
+//   tags removed, lines joined with nothing between them, `[mm:ss]`-style markers removed.
+// - `**Incident Snapshot:**` and `**Incident Video:**` lines put their link (a `(http…)` on
+//   the line, else a URL opening the next line; for the video, the next two lines, blank
+//   ones skipped) under a top-level "Resources".
+// ---------------------------------------------------------------------------------------
+
+type VssValue = Record<string, unknown> | string;
+
+export function readMarkdownAsVss(content: string): Record<string, unknown> {
+  const lines = content.split("\n");
+  const result: Record<string, unknown> = {};
+  let section: string | null = null;
+  let subsection: string | null = null;
+  let table: string[] = [];
+  let text: string[] = [];
+
+  const sectionObject = (name: string): Record<string, unknown> => {
+    if (!Object.hasOwn(result, name)) put(result, name, {});
+    const v = result[name];
+    // VSS fails on a section that already holds text; so does this (the evaluator records the error).
+    if (typeof v !== "object" || v === null) throw new Error(`the report's section "${name}" holds text and cannot take the subsection "${subsection}"`);
+    return v as Record<string, unknown>;
+  };
+  // Python's truth tests: an empty section or subsection name counts as none.
+  const flush = () => {
+    if (subsection) put(sectionObject(section!), subsection, vssTableOrText(table, text));
+    else put(result, section!, vssTableOrText(table, text));
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = pyStrip(lines[i]!);
+    if (line.startsWith("# ")) {
+      put(result, "title", pyStrip(line.slice(2)));
+    } else if (line.startsWith("## ")) {
+      if ((table.length || text.length) && section) {
+        flush();
+        table = [];
+        text = [];
+      }
+      section = pyStrip(line.slice(3));
+      subsection = null;
+    } else if (line.startsWith("### ")) {
+      if ((table.length || text.length) && section) {
+        // Without a subsection, the section's own rows are dropped.
+        if (subsection) flush();
+        else if (!Object.hasOwn(result, section)) put(result, section, {});
+        table = [];
+        text = [];
+      }
+      subsection = pyStrip(line.slice(4));
+      if (section !== null && !Object.hasOwn(result, section)) put(result, section, {});
+    } else if (line.startsWith("|")) {
+      table.push(line);
+    } else if (line.startsWith("**Incident Snapshot:**")) {
+      const url = parenthesisedLink(line) ?? (i + 1 < lines.length ? leadingUrl(pyStrip(lines[i + 1]!)) : null);
+      const resources = resourcesOf(result);
+      if (url !== null) put(resources, "Incident Snapshot", url);
+    } else if (line.startsWith("**Incident Video:**")) {
+      let url = parenthesisedLink(line);
+      for (let j = i + 1; url === null && j < Math.min(i + 3, lines.length); j++) {
+        const next = pyStrip(lines[j]!);
+        if (next) url = leadingUrl(next);
+      }
+      const resources = resourcesOf(result);
+      if (url !== null) put(resources, "Incident Video", url);
+    } else if (section === "Analysis Results" && line) {
+      text.push(line);
+    }
+  }
+  if ((table.length || text.length) && section) flush();
+  return result;
+}
+
+function resourcesOf(result: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(result, "Resources")) put(result, "Resources", {});
+  const v = result.Resources;
+  if (typeof v !== "object" || v === null) throw new Error(`the report's section "Resources" holds text and cannot take a link`);
+  return v as Record<string, unknown>;
+}
+
+/** `obj[key] = value` as Python's dict does it: any key (even `__proto__`) an own, enumerable property. */
+function put(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** The text of the first `(http…)` with something after `http` and a closing parenthesis. */
+function parenthesisedLink(line: string): string | null {
+  for (let at = line.indexOf("(http"); at !== -1; at = line.indexOf("(http", at + 1)) {
+    const close = line.indexOf(")", at + 5);
+    if (close === -1) return null;
+    if (close > at + 5) return line.slice(at + 1, close);
+  }
+  return null;
+}
+
+/** A URL at the start of a line, up to the first whitespace. */
+function leadingUrl(line: string): string | null {
+  return /^https?:\/\/\S+/.exec(line)?.[0] ?? null;
+}
+
+function vssTableOrText(table: readonly string[], text: readonly string[]): VssValue {
+  if (table.length === 0) {
+    const joined = text.map((t) => pyStrip(removeImgTags(t))).filter((t) => t !== "").join("");
+    return pyStrip(joined.replace(TIME_MARKER, ""));
+  }
+  const out: Record<string, unknown> = {};
+  for (const raw of table) {
+    const line = pyStrip(raw);
+    if (!line || line.startsWith("|---") || line === "|") continue;
+    const cells = line.split("|").map((c) => stripAsterisks(pyStrip(c))).filter((c) => c !== "");
+    if (cells.length >= 2 && cells[0]!.toLowerCase() !== "field") put(out, cells[0]!, cells.length === 2 ? cells[1] : cells.slice(1));
+  }
+  return out;
+}
+
+function stripAsterisks(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && s[start] === "*") start++;
+  while (end > start && s[end - 1] === "*") end--;
+  return s.slice(start, end);
+}
+
+// `[12.5]`, `[0:07s]`, `[01:10 - 01:30]`: a time is seconds with one or two decimals, or
+// m:ss, each with an optional "s"; a second time after a dash makes a range.
+const TIME = String.raw`(?:\d+\.\d{1,2}s?|\d{1,2}:\d{2}s?)`;
+const TIME_MARKER = new RegExp(String.raw`\[\s*${TIME}(?:\s*-\s*${TIME})?\s*\]`, "g");
+
+// What Python's str.strip() removes (str.isspace): JavaScript's trim() also takes U+FEFF, a
+// byte-order mark VSS keeps, and misses U+001C–U+001F and U+0085.
+const PY_SPACE = /[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+
+function pyStrip(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && PY_SPACE.test(s[start]!)) start++;
+  while (end > start && PY_SPACE.test(s[end - 1]!)) end--;
+  return s.slice(start, end);
 }

@@ -27,11 +27,42 @@ const LLM_IGNORED = ["api_key", "top_p", "seed", "max_retries", "thinking", "ver
 /** NIM's hosted endpoint and OpenAI's, when an `llms` entry gives no `base_url`. */
 const DEFAULT_BASE_URL = { nim: "https://integrate.api.nvidia.com/v1", openai: "https://api.openai.com/v1" } as const;
 
-export type NatTranslation = { ok: true; config: Obj; ignored: string[] } | { ok: false; errors: string[] };
+export type NatTranslation = { ok: true; config: Obj; ignored: string[] } | { ok: false; errors: string[]; ignored: string[] };
 
-/** Whether a parsed YAML document is in NAT's shape rather than eval.yaml's. */
+/** Whether a parsed YAML document is in NAT's shape rather than eval.yaml's (which has no `base:`). */
 export function isNatShape(raw: unknown): boolean {
-  return isObj(raw) && ("eval" in raw || "llms" in raw) && !("evaluators" in raw && "dataset" in raw);
+  return isObj(raw) && ("eval" in raw || "llms" in raw || "base" in raw) && !("evaluators" in raw && "dataset" in raw);
+}
+
+/**
+ * Whether evaluation reads the value at `at` (a YAML path) of a NAT config: the eval block,
+ * the `llms` and `object_stores` entries its evaluators name, and our `agentboard` block,
+ * less what the translation listed as ignored. The agent's own sections are never read.
+ */
+export function isReadByEval(raw: Obj, ignored: readonly string[], at: readonly string[]): boolean {
+  const [top, name] = at;
+  if (top !== "eval" && top !== "llms" && top !== "object_stores" && top !== "agentboard") return false;
+  if (name !== undefined && (top === "llms" || top === "object_stores") && !namedByEvaluators(raw, top).has(name)) return false;
+  return !ignored.some((entry) => {
+    const prefix = entry.split(" ")[0]!.split(".");
+    return prefix.length <= at.length && prefix.every((seg, i) => seg === at[i]);
+  });
+}
+
+function namedByEvaluators(raw: Obj, section: "llms" | "object_stores"): Set<string> {
+  const names = new Set<string>();
+  const evaluators = isObj(raw.eval) && isObj(raw.eval.evaluators) ? raw.eval.evaluators : {};
+  for (const e of Object.values(evaluators)) {
+    if (!isObj(e)) continue;
+    if (section === "object_stores") {
+      if (typeof e.object_store === "string") names.add(e.object_store);
+      continue;
+    }
+    if (typeof e.llm_name === "string") names.add(e.llm_name);
+    const judge = isObj(e.metric_configs) && isObj(e.metric_configs.llm_judge) ? e.metric_configs.llm_judge : {};
+    if (typeof judge.llm_name === "string") names.add(judge.llm_name);
+  }
+  return names;
 }
 
 export function translateNatConfig(raw: Obj): NatTranslation {
@@ -47,7 +78,7 @@ export function translateNatConfig(raw: Obj): NatTranslation {
   const ev = raw.eval;
   if (!isObj(ev)) {
     err("eval", ev === undefined ? "missing: the evaluation settings (eval.general and eval.evaluators)" : `expected a mapping, found ${describeType(ev)}`);
-    return { ok: false, errors };
+    return { ok: false, errors, ignored };
   }
   for (const k of Object.keys(ev)) if (k !== "general" && k !== "evaluators") err(`eval.${k}`, "unknown key; expected general or evaluators");
 
@@ -97,7 +128,7 @@ export function translateNatConfig(raw: Obj): NatTranslation {
   }
   if (ext.compat) out.compat = ext.compat;
   if (ext.outputs) out.outputs = ext.outputs;
-  return errors.length ? { ok: false, errors } : { ok: true, config: out, ignored };
+  return errors.length ? { ok: false, errors, ignored } : { ok: true, config: out, ignored };
 }
 
 function readExtension(raw: unknown, err: (k: string, m: string) => void): { compat?: string; outputs?: string } {
@@ -290,6 +321,12 @@ export function natEvaluatorPreprocess(v: unknown, ctx: z.RefinementCtx): unknow
   if (!isObj(v) || !("_type" in v)) return v;
   const errors: string[] = [];
   const out = translateNatEvaluator(v, "", (k, m) => errors.push(`${k.replace(/^\./, "")}: ${m}`), []);
+  // Outside a NAT config there is no `llms:` section for llm_name to name: running the rules
+  // judge in its place would score with another judge than the one asked for, without a word.
+  const judge = isObj(v.metric_configs) && isObj(v.metric_configs.llm_judge) ? v.metric_configs.llm_judge : {};
+  for (const [key, name] of [["llm_name", v.llm_name], ["metric_configs.llm_judge.llm_name", judge.llm_name]] as const) {
+    if (name !== undefined) errors.push(`${key}: ${JSON.stringify(name)} names an entry of a NAT config's llms:, which this file has none of; remove it and give the judge with type: ${NAT_EVALUATOR_TYPES[v._type as NatEvaluatorType] ?? "qa"} and judge: {kind: openai, baseUrl, model} (or AGENTBOARD_JUDGE_BASE_URL and AGENTBOARD_JUDGE_MODEL), or evaluate the whole NAT config`);
+  }
   for (const e of errors) ctx.addIssue({ code: "custom", message: e });
   if (!out) return z.NEVER;
   delete out.objectStoreName;

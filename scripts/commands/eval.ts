@@ -10,7 +10,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { stringify as stringifyYaml } from "yaml";
 import { formatDiagnostic } from "../../lib/formats/diagnostic";
-import { parseEvalConfig, resolveFrom, type EvalConfig, type JudgeConfig } from "../../lib/formats/eval-config";
+import { loadEvalConfig, withCompat, type EvalConfig, type JudgeConfig } from "../../lib/formats/eval-config";
 import { loadEvalDataset } from "../../lib/formats/eval-load";
 import { createChatClient, type ChatClient } from "../../lib/judges/chat-client";
 import { createMemoryGradeCache } from "../../lib/judges/grade-cache";
@@ -47,28 +47,35 @@ export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = pro
     process.stderr.write(`warning: --only ${flags.only} is used; DATASET_FILTER=${env.DATASET_FILTER} is ignored\n`);
   }
   if (flags.compat !== undefined && flags.compat !== "nat" && flags.compat !== "none") throw usageError(`--compat: expected "nat" or "none", got "${flags.compat}"`);
-  const configFile = path.resolve(flags.config);
-  const text = await readFile(configFile, "utf8").catch((e: NodeJS.ErrnoException) => {
+  const cwd = process.cwd();
+  const configFile = path.resolve(cwd, flags.config);
+  await stat(configFile).catch((e: NodeJS.ErrnoException) => {
     throw usageError(`--config ${flags.config}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
   });
-  const parsed = parseEvalConfig(text, rel(configFile));
+  // Paths come back absolute: a NAT config's from the working directory, eval.yaml's from its folder.
+  const parsed = await loadEvalConfig(configFile, { env, cwd, displayName: rel });
   if (!parsed.ok) throw new CliError(`invalid config:\n  ${parsed.errors.join("\n  ")}`, 1);
   for (const k of parsed.ignored) process.stderr.write(`note: ${rel(configFile)}: ${k} is NAT's and means nothing offline; ignored\n`);
-  const config = flags.compat === undefined ? parsed.config : { ...parsed.config, compat: flags.compat === "nat" ? ("nat" as const) : undefined };
+  if (parsed.unsetIgnored.length) {
+    const names = parsed.unsetIgnored.slice(0, 20).join(", ") + (parsed.unsetIgnored.length > 20 ? ", …" : "");
+    process.stderr.write(`note: ${rel(configFile)}: ${parsed.unsetIgnored.length} variable(s) unset in parts evaluation does not read, read as empty strings as NAT reads them: ${names}\n`);
+  }
+  const config = withCompat(parsed.config, flags.compat === undefined ? parsed.config.compat : flags.compat === "nat" ? "nat" : undefined);
 
   const makeJudge = judgeFactory(env);
   const built = await buildEvaluators(config, configFile, { readText: (f) => readFile(f, "utf8"), makeJudge, displayName: rel });
   if (!built.ok) throw new CliError(`invalid config:\n  ${built.errors.join("\n  ")}`, 1);
 
-  const outDir = flags.output ? path.resolve(flags.output) : resolveFrom(configFile, config.outputDir);
-  const outputsFile = await agentOutputsFile(flags, config, configFile, outDir);
-  const referenceBaseDir = config.referenceBaseDir ?? Object.values(config.evaluators).flatMap((e) => (e.type === "report" && e.referenceBaseDir ? [e.referenceBaseDir] : []))[0];
+  const outDir = flags.output ? path.resolve(flags.output) : config.outputDir;
+  const outputsFile = await agentOutputsFile(flags, config, outDir);
+  // With no reference_base_dir, VSS reads reference reports from the working directory; eval.yaml, from the dataset's folder.
+  const referenceBaseDir = config.referenceBaseDir ?? Object.values(config.evaluators).flatMap((e) => (e.type === "report" && e.referenceBaseDir ? [e.referenceBaseDir] : []))[0] ?? (parsed.shape === "nat" ? cwd : undefined);
   const st = config.structure;
   const keys = { question: st.questionKey, answer: st.answerKey, id: st.idKey, generatedAnswer: st.generatedAnswerKey, trajectory: st.trajectoryKey };
   const loaded = await loadEvalDataset({
-    datasetFile: resolveFrom(configFile, config.dataset),
+    datasetFile: config.dataset,
     ...(outputsFile ? { outputsFile } : {}),
-    ...(referenceBaseDir ? { referenceBaseDir: resolveFrom(configFile, referenceBaseDir) } : {}),
+    ...(referenceBaseDir ? { referenceBaseDir } : {}),
     reportMethods: reportMethodIds(config),
     reportStores: reportStores(config, configFile),
     keys,
@@ -108,7 +115,7 @@ export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = pro
 }
 
 /** The agent's outputs: the flag, the config's, or NAT's workflow_output.json in the output folder. */
-async function agentOutputsFile(flags: EvalFlags, config: EvalConfig, configFile: string, outDir: string): Promise<string | undefined> {
+async function agentOutputsFile(flags: EvalFlags, config: EvalConfig, outDir: string): Promise<string | undefined> {
   if (flags.workflowOutput) {
     const f = path.resolve(flags.workflowOutput);
     await stat(f).catch(() => {
@@ -116,7 +123,7 @@ async function agentOutputsFile(flags: EvalFlags, config: EvalConfig, configFile
     });
     return f;
   }
-  if (config.outputs) return resolveFrom(configFile, config.outputs);
+  if (config.outputs) return config.outputs;
   const inOutDir = path.join(outDir, "workflow_output.json");
   return (await stat(inOutDir).then((s) => s.isFile()).catch(() => false)) ? inOutDir : undefined;
 }
@@ -145,22 +152,7 @@ function judgeFactory(env: NodeJS.ProcessEnv, flags: JudgeFlags = {}): (config: 
 
 /** The config as run: defaults filled in, paths resolved, the filter and output folder applied. No secrets. */
 function effectiveConfig(config: EvalConfig, configFile: string, outDir: string, kinds: readonly string[] | "all"): Record<string, unknown> {
-  const abs = (p: string) => resolveFrom(configFile, p);
-  return {
-    config: configFile,
-    ...config,
-    dataset: abs(config.dataset),
-    ...(config.outputs ? { outputs: abs(config.outputs) } : {}),
-    ...(config.referenceBaseDir ? { referenceBaseDir: abs(config.referenceBaseDir) } : {}),
-    outputDir: outDir,
-    only: kinds === "all" ? "all" : [...kinds],
-    evaluators: Object.fromEntries(
-      Object.entries(config.evaluators).map(([name, e]) => [
-        name,
-        e.type === "report" ? { ...e, metrics: abs(e.metrics) } : e.type === "trajectory" && e.toolSchemas ? { ...e, toolSchemas: abs(e.toolSchemas) } : e,
-      ]),
-    ),
-  };
+  return { config: configFile, ...config, outputDir: outDir, only: kinds === "all" ? "all" : [...kinds] };
 }
 
 /** A 0–1 score on the board's 0–100 scale, one decimal (the output files keep NAT's 0–1). */

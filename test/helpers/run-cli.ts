@@ -18,9 +18,10 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** `cwd`: where the command runs (the repository by default), for commands that resolve paths from it. */
+export function runCli(args: string[], env: Record<string, string> = {}, cwd: string = REPO): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...AGENTBOARD, ...args], { cwd: REPO, env: { ...process.env, FORCE_COLOR: "0", ...env } });
+    const child = spawn(process.execPath, [...AGENTBOARD, ...args], { cwd, env: { ...process.env, FORCE_COLOR: "0", ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -16,8 +16,9 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "agentboard-nat-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** Run from the config's folder, as the seed runs NAT: NAT resolves the config's paths from the working directory. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return runCli(args, { AGENTBOARD_JUDGE: "", AGENTBOARD_JUDGE_MAX_DELAY_MS: "1", NVIDIA_API_KEY: "nvapi-test", ...env });
+  return runCli(args, { AGENTBOARD_JUDGE: "", AGENTBOARD_JUDGE_MAX_DELAY_MS: "1", NVIDIA_API_KEY: "nvapi-test", ...env }, path.dirname(args[args.indexOf("--config") + 1]!));
 }
 
 type Item = { id: string; score: number | null; reasoning: unknown; error: string | null; vlm_field_score?: number | null; status: string };

@@ -33,8 +33,11 @@ describe("dataset schema", () => {
     expect(drafts).toEqual([
       {
         id: "7",
+        // NAT writes a numeric id back as a number, and reads a non-string ground truth as Python does.
+        numericId: 7,
         query: "q",
         groundTruth: "3",
+        groundTruthRaw: 3,
         methods: ["qa", "trajectory"],
         // A call without a step follows the one before it.
         trajectoryGroundTruth: [{ step: 1, name: "a", params: { x: 1 } }, { step: 2, name: "b", params: {} }],

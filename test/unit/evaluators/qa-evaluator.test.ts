@@ -103,3 +103,27 @@ describe("QA evaluator", () => {
     );
   });
 });
+
+describe("ground truths that are not strings, under compat nat", () => {
+  const run = async (groundTruthRaw: unknown, style: "nat" | "agentboard") => {
+    const { grader, grades } = scriptedGrader({ grade: () => 0.9 });
+    const qa = createQaEvaluator({ name: "qa", judge: grader, style });
+    const r = await evaluateItem(qa, item({ groundTruth: JSON.stringify(groundTruthRaw), groundTruthRaw }));
+    return { r, prompt: grades[0]?.messages.at(-1)?.content };
+  };
+
+  it("takes what Python reads as false (0, 0.0, false, [], {}) as no ground truth: NAT's 0.0, the judge never asked", async () => {
+    for (const v of [0, 0.0, false, [], {}]) {
+      const { r, prompt } = await run(v, "nat");
+      expect(r).toMatchObject({ status: "error", nat: { score: 0, reasoning: "Error: marked for QA evaluation but no ground_truth provided" } });
+      expect(prompt).toBeUndefined();
+    }
+  });
+
+  it("shows other values to the judge as Python's str() shows them; Agentboard grades 0 like any answer", async () => {
+    expect((await run(true, "nat")).prompt).toContain("True");
+    expect((await run(2.5, "nat")).prompt).toContain("2.5");
+    expect((await run({ count: 1 }, "nat")).prompt).toContain("{'count': 1}");
+    expect((await run(0, "agentboard")).r).toMatchObject({ status: "scored", score: 0.9 });
+  });
+});
