@@ -10,7 +10,7 @@ import { unjudged, type Grader } from "../judges/grader";
 import type { JudgeStyle } from "./prompts";
 import type { Evaluator } from "./evaluator";
 import { createQaEvaluator } from "./qa-evaluator";
-import { createReportEvaluator } from "./report-evaluator";
+import { createReportEvaluator, unknownVlmFields } from "./report-evaluator";
 import { readToolSchemas, type ToolSchema } from "./tool-schemas";
 import { createTrajectoryEvaluator } from "./trajectory-evaluator";
 
@@ -26,15 +26,17 @@ export interface BuildDeps extends ReadDeps {
   makeJudge(config: JudgeConfig, evaluator: string): Grader;
 }
 
-export type BuildResult = { ok: true; evaluators: Evaluator[] } | { ok: false; errors: string[] };
+/** `warnings`: what upstream lets pass with a warning, in `compat: nat` (Agentboard refuses it otherwise). */
+export type BuildResult = { ok: true; evaluators: Evaluator[]; warnings: string[] } | { ok: false; errors: string[] };
 
 /** An evaluator with its files read and options checked, waiting for its judge. */
 export type EvaluatorRecipe = (judge: Grader) => Evaluator;
 
-export type PrepareResult = { ok: true; make: EvaluatorRecipe } | { ok: false; errors: string[] };
+export type PrepareResult = { ok: true; make: EvaluatorRecipe; warnings: string[] } | { ok: false; errors: string[] };
 
 export async function buildEvaluators(config: EvalConfig, configFile: string, deps: BuildDeps): Promise<BuildResult> {
   const errors: string[] = [];
+  const warnings: string[] = [];
   const evaluators: Evaluator[] = [];
   const style: JudgeStyle = config.compat === "nat" ? "nat" : "agentboard";
   for (const [name, e] of Object.entries(config.evaluators)) {
@@ -43,10 +45,12 @@ export async function buildEvaluators(config: EvalConfig, configFile: string, de
     // Outside the recipe: a judge that cannot be made (say, no API key) is the caller's error to report.
     const judge = deps.makeJudge(judgeConfig, name);
     const prepared = await prepareEvaluator(name, e, configFile, deps, `evaluators.${name}`, style);
-    if (prepared.ok) evaluators.push(prepared.make(judge));
-    else errors.push(...prepared.errors);
+    if (prepared.ok) {
+      evaluators.push(prepared.make(judge));
+      warnings.push(...prepared.warnings);
+    } else errors.push(...prepared.errors);
   }
-  return errors.length ? { ok: false, errors } : { ok: true, evaluators };
+  return errors.length ? { ok: false, errors } : { ok: true, evaluators, warnings };
 }
 
 /** Never called: construction only checks templates and fields, it does not grade. */
@@ -63,6 +67,7 @@ const PROBE_JUDGE: Grader = {
  */
 export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFile: string, deps: ReadDeps, key: string, style: JudgeStyle = "agentboard"): Promise<PrepareResult> {
   const errors: string[] = [];
+  const warnings: string[] = [];
   const show = deps.displayName ?? ((f: string) => f);
 
   const readFileText = async (rel: string): Promise<{ file: string; text: string } | undefined> => {
@@ -87,7 +92,7 @@ export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFil
   } catch (err) {
     errors.push(`${key}: ${err instanceof Error ? err.message.replace(new RegExp(`^${name}: `), "") : String(err)}`);
   }
-  return errors.length || !make ? { ok: false, errors } : { ok: true, make };
+  return errors.length || !make ? { ok: false, errors } : { ok: true, make, warnings };
 
   async function recipe(): Promise<EvaluatorRecipe | undefined> {
     const methodId = methodIdOf(e);
@@ -134,6 +139,10 @@ export async function prepareEvaluator(name: string, e: EvaluatorConfig, baseFil
     if (!metrics.ok) {
       errors.push(...metrics.errors.map((m) => `${key}.metrics: ${m}`));
       return undefined;
+    }
+    if (style === "nat") {
+      // NAT warns and goes on: each name is looked up among the scored fields, discovered ones included.
+      for (const n of unknownVlmFields(metrics.root, e.vlmFields)) warnings.push(`${key}.vlmFields: "${n}" names no field of the metrics tree; it counts only if the judge discovers such a field (NAT's rule)`);
     }
     const field = await prompt(e.prompts.field);
     const discovery = await prompt(e.prompts.discovery);

@@ -31,11 +31,23 @@ export interface ReportEvaluatorOptions {
   thinking?: boolean;
 }
 
-/** Resolves VLM field names to metric node paths; throws naming any that is not in the tree. */
-export function resolveVlmFields(metrics: MetricNode, names: readonly string[]): string[] {
+/** The VLM field names that name no field of the metrics tree. */
+export function unknownVlmFields(metrics: MetricNode, names: readonly string[]): string[] {
   const paths = new Set(metricNodes(metrics).map((n) => n.path));
-  const unknown = names.filter((n) => !paths.has(`${metrics.name}.${n}`));
-  if (unknown.length) throw new Error(`vlmFields: ${unknown.map((u) => `"${u}"`).join(", ")} name no field of the metrics tree (fields: ${[...paths].filter((p) => p !== metrics.name).map((p) => p.slice(metrics.name.length + 1)).join(", ")})`);
+  return names.filter((n) => !paths.has(`${metrics.name}.${n}`));
+}
+
+/**
+ * Resolves VLM field names to metric node paths. Agentboard refuses a name not in the tree (a
+ * typo would silently drop a section from the sub-score); NAT (style "nat") keeps it, looks it
+ * up among the scored fields, which include discovered ones, and skips it when absent.
+ */
+export function resolveVlmFields(metrics: MetricNode, names: readonly string[], style: JudgeStyle = "agentboard"): string[] {
+  const unknown = style === "nat" ? [] : unknownVlmFields(metrics, names);
+  if (unknown.length) {
+    const fields = metricNodes(metrics).map((n) => n.path).filter((p) => p !== metrics.name).map((p) => p.slice(metrics.name.length + 1));
+    throw new Error(`vlmFields: ${unknown.map((u) => `"${u}"`).join(", ")} name no field of the metrics tree (fields: ${fields.join(", ")})`);
+  }
   return names.map((n) => `${metrics.name}.${n}`);
 }
 
@@ -47,8 +59,8 @@ export function createReportEvaluator(opts: ReportEvaluatorOptions): Evaluator {
     ...checkTemplate(discoveryTemplate, TEMPLATE_SPECS.discovery).map((p) => `discovery prompt: ${p}`),
   ];
   if (problems.length) throw new Error(`${opts.name}: ${problems.join("; ")}`);
-  const vlmPaths = resolveVlmFields(opts.metrics, opts.vlmFields ?? []);
   const style = opts.style ?? "agentboard";
+  const vlmPaths = resolveVlmFields(opts.metrics, opts.vlmFields ?? [], style);
   const vlmOn = (opts.includeVlmOutput ?? true) && vlmPaths.length > 0;
   const judge = opts.thinking === undefined ? opts.judge : withThinking(opts.judge, opts.thinking);
 

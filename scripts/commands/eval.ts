@@ -65,6 +65,7 @@ export async function evalCommand(flags: EvalFlags, env: NodeJS.ProcessEnv = pro
   const makeJudge = judgeFactory(env);
   const built = await buildEvaluators(config, configFile, { readText: (f) => readFile(f, "utf8"), makeJudge, displayName: rel });
   if (!built.ok) throw new CliError(`invalid config:\n  ${built.errors.join("\n  ")}`, 1);
+  for (const w of built.warnings) process.stderr.write(`warning: ${w}\n`);
 
   const outDir = flags.output ? path.resolve(flags.output) : config.outputDir;
   const outputsFile = await agentOutputsFile(flags, config, outDir);

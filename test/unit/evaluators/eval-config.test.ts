@@ -38,6 +38,13 @@ describe("eval.yaml", () => {
     expect(parseEvalConfig("a: [").ok).toBe(false);
   });
 
+  it("lets an unknown VLM field pass with a warning in compat: nat, as NAT does", async () => {
+    const parsed = parseEvalConfig(["dataset: d.json", "compat: nat", "evaluators:", "  r: {type: report, metrics: m.yaml, vlmFields: [A, Nope]}"].join("\n"));
+    if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
+    const r = await buildEvaluators(parsed.config, "/cfg/eval.yaml", { readText: async () => "report:\n  fields:\n    A: {method: f1}\n", makeJudge: () => createRulesGrader() });
+    expect(r).toMatchObject({ ok: true, warnings: ['evaluators.r.vlmFields: "Nope" names no field of the metrics tree; it counts only if the judge discovers such a field (NAT\'s rule)'] });
+  });
+
   it("collects every evaluator problem: unreadable files, bad metrics, bad prompts", async () => {
     const parsed = parseEvalConfig(
       [

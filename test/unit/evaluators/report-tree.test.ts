@@ -224,6 +224,14 @@ describe("report evaluator", () => {
     expect(() => createReportEvaluator({ name: "report", judge: createRulesGrader(), metrics: m, vlmFields: ["Analysys"] })).toThrow(/vlmFields: "Analysys" name no field of the metrics tree/);
   });
 
+  it("in NAT's style keeps a VLM field the tree does not list, counting only the fields found (none found: no sub-score)", async () => {
+    const ev = createReportEvaluator({ name: "report", judge: createRulesGrader(), metrics: m, vlmFields: ["Analysis", "Analysys"], style: "nat" });
+    const r = await evaluateItem(ev, item({}));
+    expect(r.subScores.vlm_field).toBeCloseTo(2 / 3, 10);
+    const none = createReportEvaluator({ name: "report", judge: createRulesGrader(), metrics: m, vlmFields: ["Nope"], style: "nat" });
+    expect((await evaluateItem(none, item({}))).subScores.vlm_field).toBeNull();
+  });
+
   it("names every field the judge could not score in the item's error", async () => {
     const { judge } = scriptedJudge(() => gaveUp("judge failed after 2 attempts: timed out after 100 ms"));
     const judged = metrics("report:\n  method: average\n  fields:\n    title: {method: exact_match}\n    Analysis: {}\n");
