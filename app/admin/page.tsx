@@ -9,6 +9,7 @@ import { buttonClass, controlClass, linkClass, secondaryButtonClass } from "@/co
 import type { SubmissionState } from "@/db/schema";
 import { getReviewEntry, getReviewQueuePage, REVIEW_STATES, type ReviewState } from "@/lib/queries/activity";
 import { listBenchmarks } from "@/lib/queries/benchmark-info";
+import { getGitHubFormNotice } from "@/lib/queries/github-forms";
 import { pageDb } from "@/lib/queries/db";
 import { availableActions, isConfirmedAction } from "@/lib/submissions/review";
 import { adminToken } from "./auth";
@@ -90,6 +91,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const confirmRow = confirmAction && confirmId !== null ? await getReviewEntry(db, confirmId) : null;
 
   const queue = await getReviewQueuePage(db, { page: parsePage(firstParam(params, "page")), pageSize: PAGE_SIZE, ...filters });
+  const forms = await getGitHubFormNotice(db);
   // The URL carries codes only; the words are fixed (messages.ts).
   const done = adminDoneMessage(firstParam(params, "done"));
   const error = adminErrorMessage(firstParam(params, "error"));
@@ -111,6 +113,17 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       <div className="mb-4 flex flex-col gap-2">
         {done ? <Notice>Done: {done}.</Notice> : null}
         {error ? <Notice kind="problem">{error}</Notice> : null}
+        {forms ? (
+          <Notice kind="problem" title={`Issue forms of ${forms.repo} (read by the worker ${forms.at.slice(0, 16).replace("T", " ")} UTC)`}>
+            <ul className="list-disc pl-5">
+              {forms.forms.map((f) => (
+                <li key={f.path}>
+                  <code>{f.path}</code>: {f.problem}
+                </li>
+              ))}
+            </ul>
+          </Notice>
+        ) : null}
       </div>
       {confirmAction && confirmId !== null ? (
         confirmRow ? (

@@ -63,6 +63,20 @@ export interface UpdatedIssuesQuery {
   perPage?: number;
 }
 
+/** One entry of a repository folder, as the contents API lists it. */
+export interface RepoFolderEntry {
+  name: string;
+  path: string;
+  /** "file", "dir", "symlink" or "submodule". */
+  type: string;
+  size: number;
+  /** The blob's sha: changes when the file does. */
+  sha: string;
+}
+
+/** A folder listing; `notModified` when the ETag given still matches (nothing changed). */
+export type RepoFolder = { notModified: true } | { notModified: false; etag: string | null; entries: RepoFolderEntry[] };
+
 export interface GitHubPort {
   /** Every open issue carrying `label` (pull requests excluded), all pages. */
   listOpenIssues(repo: RepoRef, label: string): Promise<GitHubIssue[]>;
@@ -87,6 +101,10 @@ export interface GitHubPort {
   addReaction(repo: RepoRef, commentId: number, content: ReactionContent): Promise<void>;
   /** The user's role on the repository; `none` when GitHub answers 404 (unknown user). */
   getPermission(repo: RepoRef, username: string): Promise<RepositoryPermission>;
+  /** A folder of the default branch (no entries when it does not exist); `etag` makes the request conditional. */
+  listFolder(repo: RepoRef, folder: string, options?: { etag?: string }): Promise<RepoFolder>;
+  /** A file of the default branch as UTF-8 text; a file larger than `maxBytes` is refused unread. */
+  readTextFile(repo: RepoRef, filePath: string, maxBytes: number): Promise<{ text: string; sha: string }>;
 }
 
 /** A failed GitHub API call, with the HTTP status (0 when no response arrived). */
@@ -244,6 +262,34 @@ export class OctokitGitHub implements GitHubPort {
       if (err instanceof RequestError && err.status === 404) return "none";
       throw toApiError(err, `get permission of ${username}`);
     }
+  }
+
+  async listFolder(repo: RepoRef, folder: string, options: { etag?: string } = {}): Promise<RepoFolder> {
+    try {
+      const res = await this.octokit.rest.repos.getContent({ ...repo, path: folder, ...(options.etag ? { headers: { "if-none-match": options.etag } } : {}) });
+      // A path naming a file answers with that file, not a list: no folder there.
+      if (res.status !== 200) throw new GitHubApiError(`GitHub: list ${folder} failed: unexpected HTTP ${res.status}`, res.status, `list ${folder}`);
+      const entries = Array.isArray(res.data) ? res.data : [];
+      return {
+        notModified: false,
+        etag: typeof res.headers.etag === "string" ? res.headers.etag : null,
+        entries: entries.map((e) => ({ name: String(e.name), path: String(e.path), type: String(e.type), size: Number(e.size) || 0, sha: String(e.sha) })),
+      };
+    } catch (err) {
+      if (err instanceof RequestError && err.status === 304) return { notModified: true };
+      if (err instanceof RequestError && err.status === 404) return { notModified: false, etag: null, entries: [] };
+      throw toApiError(err, `list ${folder}`);
+    }
+  }
+
+  async readTextFile(repo: RepoRef, filePath: string, maxBytes: number): Promise<{ text: string; sha: string }> {
+    const { data } = await this.call(`read ${filePath}`, () => this.octokit.rest.repos.getContent({ ...repo, path: filePath }));
+    // Not GitHub failing but the file being unfit: a plain Error, so callers can tell them apart.
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) throw new Error(`${filePath} is not a file`);
+    if (data.size > maxBytes || data.content.length > Math.ceil((maxBytes * 4) / 3) + 1_024) throw new Error(`${filePath} is ${data.size} bytes; at most ${maxBytes} are read`);
+    const bytes = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8");
+    if (bytes.length > maxBytes) throw new Error(`${filePath} is ${bytes.length} bytes; at most ${maxBytes} are read`);
+    return { text: bytes.toString("utf8"), sha: data.sha };
   }
 
   private async ensureLabels(repo: RepoRef, labels: readonly (string | LabelSpec)[]): Promise<string[]> {

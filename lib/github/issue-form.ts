@@ -1,6 +1,7 @@
 /**
  * Reads the body GitHub renders from the leaderboard submission issue form
- * (`.github/ISSUE_TEMPLATE/leaderboard_submission.yml`): one `### <label>` section per field,
+ * (`.github/ISSUE_TEMPLATE/leaderboard_submission.yml`, ours or VAKRA's; VAKRA's older
+ * `submission_template.yml` too): one `### <label>` section per field,
  * `_No response_` for an empty one, ```json fences around the metadata, `- [X]` checkboxes.
  *
  * The body is untrusted text: nothing here interprets markup (a `<script>` in the agent name
@@ -19,9 +20,12 @@ export const SUBMISSION_LABEL = "leaderboard-submission";
 
 /**
  * Labels that mark an issue as a submission unless GITHUB_SUBMISSION_LABELS says otherwise:
- * ours, and VAKRA's (`agent-submission`, from its `submission_template.yml`).
+ * ours, and VAKRA's: `benchmark-output-submission` (its current `leaderboard_submission.yml`)
+ * and `agent-submission` (its older `submission_template.yml`, whose issues may still be open
+ * after a repository moved to the current form). The repository's own issue forms add theirs
+ * (repo-issue-forms.ts); these hold when the forms cannot be read.
  */
-export const DEFAULT_SUBMISSION_LABELS: readonly string[] = [SUBMISSION_LABEL, "agent-submission"];
+export const DEFAULT_SUBMISSION_LABELS: readonly string[] = [SUBMISSION_LABEL, "benchmark-output-submission", "agent-submission"];
 
 export type SubmissionField =
   | "agentName"
@@ -39,6 +43,8 @@ export type SubmissionField =
 export interface FormFieldSpec {
   /** The field's `id` in our issue template. */
   id: string;
+  /** Other templates' ids for this field (VAKRA's), read when a repository's form is mapped. */
+  otherIds: readonly string[];
   /** The label our form shows, which is also the `###` heading GitHub renders. */
   label: string;
   /**
@@ -51,17 +57,17 @@ export interface FormFieldSpec {
 
 /** The form's fields in template order; the template test keeps the YAML in step with this. */
 export const SUBMISSION_FORM: Readonly<Record<SubmissionField, FormFieldSpec>> = {
-  agentName: { id: "agent_name", label: "Agent name", aliases: ["Agent", "Name of the agent"], required: true },
-  maintainer: { id: "maintainer", label: "Maintainer or organisation", aliases: ["Maintainer", "Maintainer or organization", "Organisation", "Organization", "Team"], required: true },
-  contact: { id: "contact", label: "Maintainer contact", aliases: ["Contact", "Contact email", "Maintainer email", "Email"], required: false },
-  models: { id: "models", label: "Models used", aliases: ["Model Used", "Model(s) Used", "Models", "Model", "LLM", "LLMs used"], required: true },
-  agentType: { id: "agent_type", label: "Agent type", aliases: ["Type of agent"], required: false },
-  description: { id: "description", label: "Description", aliases: ["Agent Description"], required: true },
-  metadata: { id: "metadata", label: "Metadata JSON", aliases: ["Metadata (JSON)", "Metadata"], required: false },
-  zipUrl: { id: "zip_url", label: "ZIP link", aliases: ["ZIP File Link", "Output ZIP File Link", "ZIP URL", "Bundle link", "Bundle URL", "Download link"], required: true },
-  zipContents: { id: "zip_contents", label: "ZIP contents", aliases: ["ZIP Contents Description", "Contents"], required: false },
-  checklist: { id: "checklist", label: "Checklist", aliases: ["Validation Checklist", "Submission checklist"], required: true },
-  notes: { id: "notes", label: "Additional notes", aliases: ["Notes", "Additional information", "Comments"], required: false },
+  agentName: { id: "agent_name", otherIds: [], label: "Agent name", aliases: ["Agent", "Name of the agent"], required: true },
+  maintainer: { id: "maintainer", otherIds: [], label: "Maintainer or organisation", aliases: ["Maintainer", "Maintainer or organization", "Organisation", "Organization", "Team"], required: true },
+  contact: { id: "contact", otherIds: [], label: "Maintainer contact", aliases: ["Contact", "Contact email", "Maintainer email", "Email"], required: false },
+  models: { id: "models", otherIds: ["model"], label: "Models used", aliases: ["Model Used", "Model(s) Used", "Models", "Model", "LLM", "LLMs used"], required: true },
+  agentType: { id: "agent_type", otherIds: [], label: "Agent type", aliases: ["Type of agent"], required: false },
+  description: { id: "description", otherIds: [], label: "Description", aliases: ["Agent Description"], required: true },
+  metadata: { id: "metadata", otherIds: [], label: "Metadata JSON", aliases: ["Metadata (JSON)", "Metadata"], required: false },
+  zipUrl: { id: "zip_url", otherIds: ["zip_link"], label: "ZIP link", aliases: ["ZIP File Link", "Output ZIP File Link", "ZIP URL", "Bundle link", "Bundle URL", "Download link"], required: true },
+  zipContents: { id: "zip_contents", otherIds: ["contents"], label: "ZIP contents", aliases: ["ZIP Contents Description", "Contents"], required: false },
+  checklist: { id: "checklist", otherIds: ["validation"], label: "Checklist", aliases: ["Validation Checklist", "Submission checklist"], required: true },
+  notes: { id: "notes", otherIds: ["additional_notes"], label: "Additional notes", aliases: ["Notes", "Additional information", "Comments"], required: false },
 };
 
 /** The checklist items of our template, in order. */
@@ -209,6 +215,11 @@ export type IssueFormResult = { ok: true; submission: IssueSubmission } | { ok: 
 export interface ParseIssueFormOptions {
   /** Longer bodies are refused unread. Default {@link DEFAULT_MAX_BODY_CHARS}. */
   maxBodyChars?: number;
+  /**
+   * More headings, normalised ({@link normaliseHeading}), read as a field: the labels of the
+   * repository's own forms whose fields were mapped by id (repo-issue-forms.ts).
+   */
+  headings?: ReadonlyMap<string, SubmissionField>;
 }
 
 /** Parses and checks a submission issue's body. */
@@ -221,8 +232,10 @@ export function parseIssueForm(body: string | null | undefined, options: ParseIs
   const sections = splitSections(text);
   const raw: Partial<Record<SubmissionField, string>> = {};
   const seenAs: Partial<Record<SubmissionField, string>> = {};
+  const learned = [...(options.headings ?? [])];
   for (const [field, spec] of Object.entries(SUBMISSION_FORM) as [SubmissionField, FormFieldSpec][]) {
-    const section = [spec.label, ...spec.aliases].map((l) => sections.get(normaliseLabel(l))).find((v) => v !== undefined);
+    const headings = [...[spec.label, ...spec.aliases].map(normaliseHeading), ...learned.filter(([, f]) => f === field).map(([h]) => h)];
+    const section = headings.map((h) => sections.get(h)).find((v) => v !== undefined);
     if (section === undefined) continue;
     raw[field] = section.value;
     seenAs[field] = section.heading;
@@ -335,7 +348,7 @@ export function splitSections(body: string): Map<string, { heading: string; valu
       else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
     } else if (fence === undefined && line.startsWith("### ")) {
       flush();
-      heading = normaliseLabel(line.slice(4));
+      heading = normaliseHeading(line.slice(4));
       shown = line.slice(4).trim().slice(0, 100);
       content = [];
       continue;
@@ -347,7 +360,7 @@ export function splitSections(body: string): Map<string, { heading: string; valu
 }
 
 /** A heading as matched: letters and digits only, lower-cased ("Model(s) Used:" → "modelsused"). */
-function normaliseLabel(label: string): string {
+export function normaliseHeading(label: string): string {
   return label.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 

@@ -17,13 +17,14 @@ import { dialectOf, type Db } from "../../db/client";
 import { githubDeliveries, githubIssues, submissions } from "../../db/schema";
 import { connectGitHub, type ConnectOptions } from "../github/connect";
 import { DownloadError, downloadBundle, type DownloadedBundle } from "../github/download-bundle";
-import { GitHubApiError, hasWriteAccess, type GitHubComment, type GitHubIssue, type GitHubPort, type RepoRef } from "../github/github-client";
+import { GitHubApiError, hasWriteAccess, type GitHubComment, type GitHubIssue, type GitHubPort, type LabelSpec, type ReactionContent, type RepoRef } from "../github/github-client";
 import { commentText, fitComment } from "../github/comment-text";
 import { describeProblem, parseIssueForm, type FormProblem, type IssueSubmission } from "../github/issue-form";
 import { parseSlashCommand, type SlashCommand } from "../github/slash-command";
 import { readWebhookPayload } from "../github/webhook-payload";
 import { defaultVersionId } from "./benchmarks";
 import { isBusy, retryBusy, writeTx } from "./db-busy";
+import { submissionLabelsOf } from "./github-forms";
 import { githubConfigured, githubSettingsFromEnv, type GitHubSettings } from "./github-settings";
 import { LABEL_PREFIX, loadIssueStatus, renderStatusComment, STATUS_MARKER, statusHash, statusLabel } from "./github-status";
 import { ingestBundle, metadataFromBundle, reviseBundle, type SubmissionMetadata } from "./ingest";
@@ -171,8 +172,56 @@ async function claimed<T>(ctx: GitHubIntake, name: string, work: () => Promise<T
 
 const leaseMs = (ctx: GitHubIntake) => ctx.leaseMs ?? DEFAULT_LEASE_MS;
 
-/** The issue's row, created on first sight. */
-async function issueRow(ctx: GitHubIntake, repo: RepoRef, issue: Pick<GitHubIssue, "number" | "author">): Promise<IssueRow> {
+/**
+ * The one way to write to an issue on GitHub (comment, edit a comment, react, label). Only
+ * {@link asSubmission} hands one out, and only for an issue that carries a submission label as
+ * last read; so whatever reaches the intake (a listing that ignored its label filter, a slash
+ * command on any issue, the row of an issue whose label was since removed), nothing is ever
+ * written to an issue that is not a submission.
+ */
+export interface IssueWriter {
+  comment(body: string): Promise<GitHubComment>;
+  editComment(commentId: number, body: string): Promise<GitHubComment>;
+  react(commentId: number, content: ReactionContent): Promise<void>;
+  addLabels(labels: readonly LabelSpec[]): Promise<string[]>;
+  removeLabel(label: string): Promise<void>;
+}
+
+/** An issue found to be a submission, with the means to write to it. */
+export interface SubmissionIssue {
+  repo: RepoRef;
+  issue: GitHubIssue;
+  write: IssueWriter;
+}
+
+/**
+ * The guard: the issue as a submission when it carries one of the repository's submission labels
+ * (GITHUB_SUBMISSION_LABELS or the defaults, ours, its own forms': github-forms.ts), else null.
+ */
+export async function asSubmission(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<SubmissionIssue | null> {
+  const { labels } = await submissionLabelsOf(ctx, repo);
+  const wanted = new Set(labels.map((l) => l.toLowerCase()));
+  if (!issue.labels.some((l) => wanted.has(l.toLowerCase()))) return null;
+  const n = issue.number;
+  return {
+    repo,
+    issue,
+    write: {
+      comment: (body) => ctx.gh.createComment(repo, n, body),
+      editComment: (commentId, body) => ctx.gh.updateComment(repo, commentId, body),
+      react: (commentId, content) => ctx.gh.addReaction(repo, commentId, content),
+      addLabels: (labels) => ctx.gh.addLabels(repo, n, labels),
+      removeLabel: (label) => ctx.gh.removeLabel(repo, n, label),
+    },
+  };
+}
+
+/** The mark of a status not sent because the issue had lost its submission label (see sendStatus). */
+const UNSENT = "unsent:";
+
+/** The issue's row, created on first sight: only ever for a submission issue. */
+async function issueRow(ctx: GitHubIntake, repo: RepoRef, found: SubmissionIssue): Promise<IssueRow> {
+  const { issue } = found;
   const at = ctx.now();
   await retryBusy(() =>
     writeTx(ctx.db, (tx) =>
@@ -180,6 +229,11 @@ async function issueRow(ctx: GitHubIntake, repo: RepoRef, issue: Pick<GitHubIssu
     ),
   );
   const [row] = await ctx.db.select().from(githubIssues).where(and(eq(githubIssues.repo, fullName(repo)), eq(githubIssues.number, issue.number))).limit(1);
+  // Seen with its label again: the status held back while it had none is due.
+  if (row!.postedHash?.startsWith(UNSENT)) {
+    await updateRow(ctx, row!.id, { postedHash: null });
+    return { ...row!, postedHash: null };
+  }
   return row!;
 }
 
@@ -195,11 +249,6 @@ async function updateRow(ctx: GitHubIntake, id: number, values: Partial<IssueRow
     ),
   );
   return done.length === 1;
-}
-
-/** Whether the issue carries one of the submission labels (ours, VAKRA's, or GITHUB_SUBMISSION_LABELS). */
-function isSubmission(ctx: GitHubIntake, issue: { labels: readonly string[] }): boolean {
-  return issue.labels.some((l) => ctx.settings.submissionLabels.includes(l));
 }
 
 function formMetadata(form: IssueSubmission): SubmissionMetadata {
@@ -261,16 +310,16 @@ const downloadFailures = new Map<string, number>();
  * again until the issue is edited; only a passing failure (database busy) is left for the
  * next pass.
  */
-export async function processIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<IssueOutcome> {
-  if (!isSubmission(ctx, issue)) return "ignored";
+export async function processIssue(ctx: GitHubIntake, repo: RepoRef, found: SubmissionIssue): Promise<IssueOutcome> {
+  const { issue } = found;
   try {
     return await claimed(ctx, issueLeaseName(repo, issue.number), async () => {
       try {
-        return await readIssue(ctx, repo, issue);
+        return await readIssue(ctx, repo, found);
       } catch (err) {
         ctx.log?.(`#${issue.number}: processing failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         try {
-          const row = await issueRow(ctx, repo, issue);
+          const row = await issueRow(ctx, repo, found);
           const problem = `ZIP link: Agentboard could not process this bundle (${errorText(ctx, err)}). Check it with the validator, fix it and edit the issue: the same bundle is not read again until the issue changes.`;
           await updateRow(ctx, row.id, { ...(isPassing(err) ? {} : { bodySha256: sha256(issue.body) }), problem });
         } catch (inner) {
@@ -286,16 +335,18 @@ export async function processIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitH
   }
 }
 
-async function readIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<IssueOutcome> {
+async function readIssue(ctx: GitHubIntake, repo: RepoRef, found: SubmissionIssue): Promise<IssueOutcome> {
+  const { issue } = found;
   // Read under the issue's lease: what another worker did before it is seen here.
-  const row = await issueRow(ctx, repo, issue);
+  const row = await issueRow(ctx, repo, found);
   const bodySha = sha256(issue.body);
   if (row.bodySha256 === bodySha) return "unchanged";
   const [sub] = row.submissionId === null ? [] : await ctx.db.select().from(submissions).where(eq(submissions.id, row.submissionId)).limit(1);
   // A run in progress is left to finish; the edit is read again on a later pass.
   if (sub && (sub.state === "scoring" || sub.state === "received" || sub.state === "validating")) return "deferred";
 
-  const form = parseIssueForm(issue.body);
+  // The repository's own forms name some fields differently (mapped by id): their labels are read too.
+  const form = parseIssueForm(issue.body, { headings: (await submissionLabelsOf(ctx, repo)).headings });
   if (!form.ok) {
     await updateRow(ctx, row.id, { bodySha256: bodySha, problem: formProblemText(form.problems) });
     return "needs_changes";
@@ -358,8 +409,8 @@ function downloadOptions(s: GitHubSettings, signal?: AbortSignal) {
 }
 
 /** A reply to a command; any submitted text in `text` is already neutralised (commentText). */
-async function reply(ctx: GitHubIntake, repo: RepoRef, issueNumber: number, text: string): Promise<void> {
-  await ctx.gh.createComment(repo, issueNumber, fitComment(`${REPLY_MARKER}\n${text}`));
+async function reply(found: SubmissionIssue, text: string): Promise<void> {
+  await found.write.comment(fitComment(`${REPLY_MARKER}\n${text}`));
 }
 
 function isOwnComment(c: GitHubComment): boolean {
@@ -367,15 +418,15 @@ function isOwnComment(c: GitHubComment): boolean {
 }
 
 /** Runs a slash command from a comment, when its author may. */
-export async function processComment(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, comment: GitHubComment): Promise<CommandOutcome> {
+export async function processComment(ctx: GitHubIntake, repo: RepoRef, found: SubmissionIssue, comment: GitHubComment): Promise<CommandOutcome> {
   if (isOwnComment(comment)) return "none";
   const command = parseSlashCommand(comment.body);
   if (!command) return "none";
-  return claimed(ctx, issueLeaseName(repo, issue.number), () => runCommand(ctx, repo, issue, comment, command));
+  return claimed(ctx, issueLeaseName(repo, found.issue.number), () => runCommand(ctx, repo, found, comment, command));
 }
 
-async function runCommand(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, comment: GitHubComment, command: SlashCommand): Promise<CommandOutcome> {
-  const row = await issueRow(ctx, repo, issue);
+async function runCommand(ctx: GitHubIntake, repo: RepoRef, found: SubmissionIssue, comment: GitHubComment, command: SlashCommand): Promise<CommandOutcome> {
+  const row = await issueRow(ctx, repo, found);
   const login = comment.author ?? "ghost";
   const who = `\`${login.replace(/`/g, "")}\``;
   // Checked through the API every time: a role can be taken away between two commands.
@@ -383,12 +434,12 @@ async function runCommand(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, 
   const mayAct = hasWriteAccess(permission) || (command.name === "withdraw" && login === row.author);
   if (!mayAct) {
     const needs = command.name === "withdraw" ? "the issue's author or a maintainer with write access" : "maintainers with write access to this repository";
-    await reply(ctx, repo, issue.number, `Thanks, ${who}. \`/${command.name}\` can only be used by ${needs}, so nothing was changed.`);
-    await ctx.gh.addReaction(repo, comment.id, "confused").catch(() => {});
+    await reply(found, `Thanks, ${who}. \`/${command.name}\` can only be used by ${needs}, so nothing was changed.`);
+    await found.write.react(comment.id, "confused").catch(() => {});
     return "refused";
   }
   if (row.submissionId === null) {
-    await reply(ctx, repo, issue.number, `\`/${command.name}\`: there is no submission on this issue yet, so nothing was changed.`);
+    await reply(found, `\`/${command.name}\`: there is no submission on this issue yet, so nothing was changed.`);
     return "failed";
   }
   try {
@@ -397,11 +448,11 @@ async function runCommand(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, 
     if (!(err instanceof TransitionError)) throw err;
     const [current] = await ctx.db.select({ state: submissions.state }).from(submissions).where(eq(submissions.id, row.submissionId)).limit(1);
     const state = current?.state;
-    await reply(ctx, repo, issue.number, `\`/${command.name}\` was not applied: ${commentText(err.message.replace(/^submission \d+ /, "the submission "))}${state ? ` (it is ${state})` : ""}.`);
-    await ctx.gh.addReaction(repo, comment.id, "confused").catch(() => {});
+    await reply(found, `\`/${command.name}\` was not applied: ${commentText(err.message.replace(/^submission \d+ /, "the submission "))}${state ? ` (it is ${state})` : ""}.`);
+    await found.write.react(comment.id, "confused").catch(() => {});
     return "failed";
   }
-  await ctx.gh.addReaction(repo, comment.id, "+1").catch(() => {});
+  await found.write.react(comment.id, "+1").catch(() => {});
   return "done";
 }
 
@@ -432,20 +483,28 @@ async function sendStatus(ctx: GitHubIntake, repo: RepoRef, row: IssueRow): Prom
   const body = renderStatusComment(status);
   const label = statusLabel(status);
   const hash = statusHash(body, label.name);
-  if (hash === row.postedHash) return false;
+  if (hash === row.postedHash || row.postedHash === `${UNSENT}${hash}`) return false;
+  // The issue as it is now: one whose submission label was removed is no longer written to.
+  // Marked so it is not asked about again until its status changes or it is seen labelled.
+  const found = await asSubmission(ctx, repo, await ctx.gh.getIssue(repo, row.number));
+  if (!found) {
+    ctx.log?.(`#${row.number}: no longer carries a submission label; its status is not sent`);
+    await updateRow(ctx, row.id, { postedHash: `${UNSENT}${hash}` });
+    return false;
+  }
   let commentId: number;
   try {
-    commentId = await postStatus(ctx, repo, row, body);
+    commentId = await postStatus(ctx, found, row, body);
   } catch (err) {
     // GitHub refused the body (422: too long, or something in it): a short status instead,
     // so the issue still says where it stands. The comment is built to fit, so this is rare.
     if (!(err instanceof GitHubApiError && err.status === 422)) throw err;
     ctx.log?.(`#${row.number}: GitHub refused the status comment (${err.message}); posting a short one`);
-    commentId = await postStatus(ctx, repo, row, shortStatus(status));
+    commentId = await postStatus(ctx, found, row, shortStatus(status));
   }
-  const current = (await ctx.gh.getIssue(repo, row.number)).labels;
-  for (const old of current.filter((l) => l.startsWith(LABEL_PREFIX) && l !== label.name)) await ctx.gh.removeLabel(repo, row.number, old);
-  if (!current.includes(label.name)) await ctx.gh.addLabels(repo, row.number, [label]);
+  const current = found.issue.labels;
+  for (const old of current.filter((l) => l.startsWith(LABEL_PREFIX) && l !== label.name)) await found.write.removeLabel(old);
+  if (!current.includes(label.name)) await found.write.addLabels([label]);
   await updateRow(ctx, row.id, { commentId, postedHash: hash });
   return true;
 }
@@ -456,20 +515,20 @@ async function sendStatus(ctx: GitHubIntake, repo: RepoRef, row: IssueRow): Prom
  * created, and the new id is stored only over the id this call saw, so even a worker that
  * stalled past its lease cannot make a second comment the issue keeps pointing to.
  */
-async function postStatus(ctx: GitHubIntake, repo: RepoRef, row: IssueRow, body: string): Promise<number> {
+async function postStatus(ctx: GitHubIntake, found: SubmissionIssue, row: IssueRow, body: string): Promise<number> {
   const [stored] = await ctx.db.select({ commentId: githubIssues.commentId }).from(githubIssues).where(eq(githubIssues.id, row.id)).limit(1);
   const id = stored ? stored.commentId : row.commentId;
   if (id !== null) {
     try {
-      await ctx.gh.updateComment(repo, id, body);
+      await found.write.editComment(id, body);
       return id;
     } catch (err) {
       if (!(err instanceof GitHubApiError && err.status === 404)) throw err; // deleted: post a new one
     }
   }
-  const lease = heldLeases.getStore()?.get(issueLeaseName(repo, row.number));
+  const lease = heldLeases.getStore()?.get(issueLeaseName(found.repo, row.number));
   if (lease && !(await lease.confirm())) throw new ClaimedElsewhereError(`#${row.number}: the issue's lease was taken over; its status is left to the new holder`);
-  const created = (await ctx.gh.createComment(repo, row.number, body)).id;
+  const created = (await found.write.comment(body)).id;
   // Kept at once, so a failure after this does not post a second status comment next time.
   const kept = await updateRow(ctx, row.id, { commentId: created }, id === null ? isNull(githubIssues.commentId) : eq(githubIssues.commentId, id));
   if (!kept) {
@@ -519,20 +578,21 @@ async function syncRows(ctx: GitHubIntake, repo: RepoRef): Promise<number> {
  * a reason of its own is answered and passed over; a passing failure (GitHub or the database
  * busy) stops here and the comment is read again next time.
  */
-function readComments(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, comments: GitHubComment[]): Promise<number> {
-  return claimed(ctx, issueLeaseName(repo, issue.number), () => readCommentsHeld(ctx, repo, issue, comments));
+function readComments(ctx: GitHubIntake, repo: RepoRef, found: SubmissionIssue, comments: GitHubComment[]): Promise<number> {
+  return claimed(ctx, issueLeaseName(repo, found.issue.number), () => readCommentsHeld(ctx, repo, found, comments));
 }
 
-async function readCommentsHeld(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue, comments: GitHubComment[]): Promise<number> {
-  const row = await issueRow(ctx, repo, issue);
+async function readCommentsHeld(ctx: GitHubIntake, repo: RepoRef, found: SubmissionIssue, comments: GitHubComment[]): Promise<number> {
+  const { issue } = found;
+  const row = await issueRow(ctx, repo, found);
   let n = 0;
   for (const c of comments.filter((x) => x.id > row.lastCommentId).sort((a, b) => a.id - b.id)) {
     try {
-      if ((await processComment(ctx, repo, issue, c)) !== "none") n++;
+      if ((await processComment(ctx, repo, found, c)) !== "none") n++;
     } catch (err) {
       if (isPassing(err)) throw err;
       ctx.log?.(`#${issue.number}: comment ${c.id} failed: ${err instanceof Error ? err.message : String(err)}`);
-      await reply(ctx, repo, issue.number, `A command in a comment could not be carried out (${commentText(errorText(ctx, err))}); nothing was changed.`).catch(() => {});
+      await reply(found, `A command in a comment could not be carried out (${commentText(errorText(ctx, err))}); nothing was changed.`).catch(() => {});
     }
     // Recorded per comment, so a failure later in the list does not run earlier commands twice.
     await updateRow(ctx, row.id, { lastCommentId: c.id });
@@ -571,7 +631,9 @@ export async function pollRepository(ctx: GitHubIntake, repo: RepoRef): Promise<
 async function pollIssues(ctx: GitHubIntake, repo: RepoRef): Promise<Omit<PollSummary, "deliveries">> {
   // GitHub's label filter means "all of these": one listing per label, each issue once.
   const byNumber = new Map<number, GitHubIssue>();
-  for (const label of ctx.settings.submissionLabels) for (const issue of await ctx.gh.listOpenIssues(repo, label)) byNumber.set(issue.number, issue);
+  // The repository's forms are asked about once per pass (a conditional request).
+  const { labels } = await submissionLabelsOf(ctx, repo, { refresh: true });
+  for (const label of labels) for (const issue of await ctx.gh.listOpenIssues(repo, label)) byNumber.set(issue.number, issue);
   const issues = [...byNumber.values()].sort((a, b) => a.number - b.number);
   let changed = 0;
   let commands = 0;
@@ -604,10 +666,17 @@ export interface ListedIssueRead {
 export async function readListedIssue(ctx: GitHubIntake, repo: RepoRef, issue: GitHubIssue): Promise<ListedIssueRead> {
   const read: ListedIssueRead = { form: null, commands: 0, error: false };
   try {
+    // A listing may hold issues without a submission label (GitHub's filter is not ours to trust):
+    // those are left alone, their comments unread.
+    const found = await asSubmission(ctx, repo, issue);
+    if (!found) {
+      ctx.log?.(`#${issue.number}: not a submission issue (no submission label); left alone`);
+      return { ...read, form: "ignored" };
+    }
     await claimed(ctx, issueLeaseName(repo, issue.number), async () => {
-      read.form = await processIssue(ctx, repo, issue);
+      read.form = await processIssue(ctx, repo, found);
       ctx.log?.(`#${issue.number}: ${read.form}`);
-      read.commands += await readComments(ctx, repo, issue, await ctx.gh.listComments(repo, issue.number));
+      read.commands += await readComments(ctx, repo, found, await ctx.gh.listComments(repo, issue.number));
     });
   } catch (err) {
     if (err instanceof ClaimedElsewhereError) {
@@ -649,7 +718,8 @@ async function handleDelivery(ctx: GitHubIntake, event: string, payload: Record<
   if (fullName(ctx.settings.repo).toLowerCase() !== fullName(repo).toLowerCase()) return { handled: false, reason: `for ${fullName(repo)}, not ${fullName(ctx.settings.repo)}` };
   // The configured spelling, so the issue's row (and lease) is the one polling uses.
   const ours = ctx.settings.repo;
-  if (!isSubmission(ctx, issue)) return { handled: false, reason: "not a submission issue" };
+  const found = await asSubmission(ctx, ours, issue);
+  if (!found) return { handled: false, reason: "not a submission issue" };
   const delivery = read.delivery;
   const handles = (delivery.event === "issues" && (action === "opened" || action === "edited" || action === "reopened" || action === "labeled")) || (delivery.event === "issue_comment" && action === "created");
   if (!handles) return { handled: false, reason: `the "${action.slice(0, 40)}" action is not handled` };
@@ -661,11 +731,12 @@ async function handleDelivery(ctx: GitHubIntake, event: string, payload: Record<
         if (await submissionBusy(ctx, ours, issue.number)) return { retry: "deferred: a run is in progress" };
         // The issue as it is now, not as the delivery saw it: a delivery retried after a later
         // edit must not bring an older body back.
-        const current = await ctx.gh.getIssue(ours, issue.number);
+        const current = await asSubmission(ctx, ours, await ctx.gh.getIssue(ours, issue.number));
+        if (!current) return { handled: false, reason: "no longer a submission issue" };
         const outcome = await processIssue(ctx, ours, current);
         if (outcome === "deferred") return { retry: "deferred: a run is in progress or the worker stopped" };
       } else {
-        await readComments(ctx, ours, issue, [delivery.comment]);
+        await readComments(ctx, ours, found, [delivery.comment]);
       }
       const [row] = await ctx.db.select().from(githubIssues).where(and(eq(githubIssues.repo, fullName(ours)), eq(githubIssues.number, issue.number))).limit(1);
       if (row) await syncIssue(ctx, ours, row);

@@ -12,6 +12,9 @@
  * table, its time in `expires_at`; it moves only after a pass read everything up to it, so a
  * pass that GitHub failed, or a worker that died mid-pass, is simply done again next period.
  *
+ * The submission labels are the configured ones, ours and those of the repository's own issue
+ * forms (github-forms.ts), whose folder is asked about at each pass.
+ *
  * Bounded: at most `maxPages` pages of issues per submission label, least recently updated
  * first; the mark stops at the last issue read, so the next pass goes on from there.
  */
@@ -21,6 +24,7 @@ import type { Db } from "../../db/client";
 import { githubIssues, leases } from "../../db/schema";
 import type { GitHubIssue, RepoRef } from "../github/github-client";
 import { retryBusy, writeTx } from "./db-busy";
+import { submissionLabelsOf } from "./github-forms";
 import { readListedIssue, syncIssue, type GitHubIntake } from "./github-intake";
 import { acquireLease, LEASE_HOLDER, renewLease } from "./named-leases";
 
@@ -99,7 +103,9 @@ async function reconcilePass(ctx: GitHubIntake, repo: RepoRef, since: Date | nul
   const byNumber = new Map<number, GitHubIssue>();
   /** The earliest last-read update of a listing the page cap cut short: nothing after it was read. */
   let cutAt = Infinity;
-  for (const label of ctx.settings.submissionLabels) {
+  // The repository's forms are asked about once per pass (a conditional request).
+  const { labels } = await submissionLabelsOf(ctx, repo, { refresh: true });
+  for (const label of labels) {
     const page = await ctx.gh.listUpdatedIssues(repo, label, { ...(since ? { since } : {}), maxPages: options.maxPages, ...(options.perPage ? { perPage: options.perPage } : {}) });
     for (const issue of page.issues) byNumber.set(issue.number, issue);
     const last = page.issues.at(-1);
@@ -127,9 +133,9 @@ async function reconcilePass(ctx: GitHubIntake, repo: RepoRef, since: Date | nul
       holdAt = Math.min(holdAt, Date.parse(issue.updatedAt));
       retry++;
     }
-    // The status comment at once, as a delivery gets it (unless another worker has the issue, or
-    // GitHub just failed); one that fails now is sent by the status sync.
-    if (!read.error && read.form !== "claimed") await postStatus(ctx, repo, issue.number);
+    // The status comment at once, as a delivery gets it (unless another worker has the issue,
+    // GitHub just failed, or it is no submission); one that fails now is sent by the status sync.
+    if (!read.error && read.form !== "claimed" && read.form !== "ignored") await postStatus(ctx, repo, issue.number);
   }
 
   let mark = Math.min(started - RECONCILE_OVERLAP_MS, cutAt, holdAt);

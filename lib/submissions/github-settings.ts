@@ -45,7 +45,11 @@ export const WORKER_GITHUB_PASS = { deliveryPollMs: 2_000, statusSyncMs: 10_000,
 /** The credentials and API root (for lib/github's `connectGitHub`), and how the intake works. */
 export interface GitHubSettings extends GitHubCredentials {
   repo: RepoRef | null;
-  /** GITHUB_SUBMISSION_LABELS (comma-separated): an issue with any of them is a submission. */
+  /**
+   * GITHUB_SUBMISSION_LABELS (comma-separated; default DEFAULT_SUBMISSION_LABELS): an issue with any
+   * of them is a submission. Our own label and those of the repository's submission forms are
+   * added to them (github-forms.ts).
+   */
   submissionLabels: string[];
   webhookSecret: string | null;
   allowedHosts: string[];

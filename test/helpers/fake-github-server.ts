@@ -1,14 +1,15 @@
 /**
  * A fake GitHub REST API for one repository, on 127.0.0.1 at a random port: exactly the
  * endpoints `OctokitGitHub` calls (issues, comments, labels, reactions, collaborator
- * permission) and, when given an `app`, a GitHub App's installation-token exchange (the JWT's
+ * permission, the contents API for files of the default branch, with ETags and 304s on folder
+ * listings) and, when given an `app`, a GitHub App's installation-token exchange (the JWT's
  * RS256 signature is checked), with GitHub's pagination (`per_page`, `page`, `Link` headers), label
  * auto-creation, GitHub's 65,536-character limit on comment bodies (422), 401 without the token
  * and 404 for anything else. Point octokit at
  * `baseUrl` (GITHUB_API_URL) with retry and throttling off. The in-memory store is seeded and
  * inspected directly by the test; every request is logged.
  */
-import { createVerify } from "node:crypto";
+import { createHash, createVerify } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -88,6 +89,10 @@ export interface FakeGitHubOptions {
   botLogin?: string;
   /** A GitHub App installed on the repository: a JWT signed with its key buys the token. */
   app?: { appId: string; installationId: number; publicKeyPem: string };
+  /** Files of the default branch (path → text), served by the contents API. */
+  files?: Record<string, string>;
+  /** The issue listing answers every issue whatever its `labels=` filter (a listing not to trust). */
+  ignoreLabelFilter?: boolean;
 }
 
 export interface FakeGitHubServer {
@@ -108,6 +113,10 @@ export interface FakeGitHubServer {
   labels(issueNumber: number): string[];
   repoLabels(): FakeLabel[];
   reactions(commentId: number): FakeReaction[];
+  /** Sets (text) or deletes (null) a file of the default branch, served by the contents API. */
+  setFile(filePath: string, text: string | null): void;
+  /** Whether the issue listing ignores its `labels=` filter. */
+  setIgnoreLabelFilter(ignore: boolean): void;
   /** The next `count` requests matching method and path answer `status` (e.g. 500, 502). */
   failNext(method: string, path: RegExp, status: number, count?: number): void;
   close(): Promise<void>;
@@ -160,6 +169,8 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
   const permissions = new Map<string, FakePermission>();
   const requests: LoggedRequest[] = [];
   const failures: { method: string; path: RegExp; status: number; left: number }[] = [];
+  const files = new Map<string, string>(Object.entries(options.files ?? {}));
+  let ignoreLabelFilter = options.ignoreLabelFilter ?? false;
   let nextId = 1000;
   // A deterministic clock: every write happens one second after the previous one.
   let clock = Date.parse("2026-01-01T00:00:00Z");
@@ -239,9 +250,36 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
     return { page: items.slice((pageNo - 1) * perPage, pageNo * perPage), ...(rels.length ? { link: rels.join(", ") } : {}) };
   };
 
-  type Handler = (m: string[], url: URL, body: Record<string, unknown>) => { status?: number; json: unknown; link?: string };
+  type Handler = (m: string[], url: URL, body: Record<string, unknown>, req: IncomingMessage) => { status?: number; json: unknown; link?: string; headers?: Record<string, string> };
+  const blobSha = (text: string) => createHash("sha1").update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest("hex");
+  /** GitHub's contents API: a file (base64, wrapped at 60 as GitHub does), a folder's entries with an ETag, or 404. */
+  const contents = (filePath: string, req: IncomingMessage) => {
+    const text = files.get(filePath);
+    const entry = (p: string, type: "file" | "dir") => {
+      const t = files.get(p) ?? "";
+      const name = p.split("/").pop()!;
+      return { name, path: p, type, size: type === "file" ? Buffer.byteLength(t) : 0, sha: type === "file" ? blobSha(t) : createHash("sha1").update(p).digest("hex"), url: `${baseUrl}/repos/${owner}/${repo}/contents/${p}` };
+    };
+    if (text !== undefined) {
+      const content = (Buffer.from(text).toString("base64").match(/.{1,60}/g) ?? []).join("\n");
+      return { json: { ...entry(filePath, "file"), encoding: "base64", content } };
+    }
+    const prefix = filePath === "" ? "" : `${filePath}/`;
+    const children = new Map<string, "file" | "dir">();
+    for (const p of files.keys()) {
+      if (!p.startsWith(prefix)) continue;
+      const [head, ...rest] = p.slice(prefix.length).split("/");
+      children.set(`${prefix}${head}`, rest.length ? "dir" : "file");
+    }
+    if (children.size === 0) throw new HttpError(404, "Not Found");
+    const json = [...children].sort(([a], [b]) => a.localeCompare(b)).map(([p, type]) => entry(p, type));
+    const etag = `"${createHash("sha1").update(JSON.stringify(json)).digest("hex")}"`;
+    if (req.headers["if-none-match"] === etag) return { status: 304, json: null, headers: { etag } };
+    return { json, headers: { etag } };
+  };
   const R = `/repos/${escapeRegExp(owner)}/${escapeRegExp(repo)}`;
   const routes: { method: string; pattern: RegExp; handle: Handler }[] = [
+    { method: "GET", pattern: new RegExp(`^${R}/contents(?:/(.*))?$`), handle: (m, _url, _body, req) => contents(decodeURIComponent(m[1] ?? "").replace(/\/+$/, ""), req) },
     {
       method: "GET",
       pattern: new RegExp(`^${R}/issues$`),
@@ -250,7 +288,7 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
         const wanted = (url.searchParams.get("labels") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
         const list = [...issues.values()]
           .filter((i) => state === "all" || i.state === state)
-          .filter((i) => wanted.every((w) => i.labels.some((l) => l.toLowerCase() === w)))
+          .filter((i) => ignoreLabelFilter || wanted.every((w) => i.labels.some((l) => l.toLowerCase() === w)))
           .sort((a, b) => b.number - a.number); // GitHub's default: newest first
         const { page, link } = paginate(list, url);
         return { json: page.map(issueJson), ...(link ? { link } : {}) };
@@ -387,11 +425,11 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
     return comment;
   };
 
-  const send = (res: ServerResponse, status: number, json: unknown, link?: string) => {
-    const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", "x-github-media-type": "github.v3" };
+  const send = (res: ServerResponse, status: number, json: unknown, link?: string, extra: Record<string, string> = {}) => {
+    const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", "x-github-media-type": "github.v3", ...extra };
     if (link) headers.link = link;
-    if (status === 204) {
-      res.writeHead(204, headers);
+    if (status === 204 || status === 304) {
+      res.writeHead(status, headers);
       res.end();
       return;
     }
@@ -404,9 +442,9 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
     const method = req.method ?? "GET";
     const logged: LoggedRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams), status: 0 };
     requests.push(logged);
-    const reply = (status: number, json: unknown, link?: string) => {
+    const reply = (status: number, json: unknown, link?: string, headers?: Record<string, string>) => {
       logged.status = status;
-      send(res, status, json, link);
+      send(res, status, json, link, headers);
     };
     const auth = req.headers.authorization ?? "";
     const exchange = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(url.pathname);
@@ -437,8 +475,8 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
       const m = route.pattern.exec(url.pathname);
       if (!m) continue;
       try {
-        const out = route.handle(m, url, body);
-        return reply(out.status ?? 200, out.json, out.link);
+        const out = route.handle(m, url, body, req);
+        return reply(out.status ?? 200, out.json, out.link, out.headers);
       } catch (err) {
         if (err instanceof HttpError) return reply(err.status, { message: err.message, ...err.extra });
         return reply(500, { message: String(err) });
@@ -499,6 +537,13 @@ export async function startFakeGitHubServer(options: FakeGitHubOptions = {}): Pr
     labels: (n) => [...(issues.get(n)?.labels ?? [])],
     repoLabels: () => repoLabels.map((l) => ({ ...l })),
     reactions: (commentId) => reactions.filter((r) => r.commentId === commentId),
+    setFile(filePath, text) {
+      if (text === null) files.delete(filePath);
+      else files.set(filePath, text);
+    },
+    setIgnoreLabelFilter(ignore) {
+      ignoreLabelFilter = ignore;
+    },
     failNext(method, path, status, count = 1) {
       failures.push({ method: method.toUpperCase(), path, status, left: count });
     },

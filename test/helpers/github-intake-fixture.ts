@@ -7,7 +7,7 @@
  *
  *   describe.each(ENGINES)("… on %s", (engine) => { const fx = useGitHubIntake(engine, { now }); … fx.intake … })
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach } from "vitest";
@@ -118,6 +118,17 @@ export function useGitHubIntake(engine: Engine, setup: GitHubIntakeSetup = {}): 
   });
   afterEach(() => fx.close?.()); // unset when beforeEach failed
   return fx;
+}
+
+/** Issue forms in the shapes of VAKRA's and others' (test/fixtures/github/forms). */
+export const FORM_FIXTURES = path.resolve(import.meta.dirname, "../fixtures/github/forms");
+
+/**
+ * Serves issue forms from the repository's `.github/ISSUE_TEMPLATE/` through the fake's contents
+ * API: file name there → fixture name under FORM_FIXTURES.
+ */
+export function serveIssueForms(gh: FakeGitHubServer, forms: Record<string, string>): void {
+  for (const [name, fixture] of Object.entries(forms)) gh.setFile(`.github/ISSUE_TEMPLATE/${name}`, readFileSync(path.join(FORM_FIXTURES, fixture), "utf8"));
 }
 
 /** The repository's submission form, filled in for the mini agent unless told otherwise. */

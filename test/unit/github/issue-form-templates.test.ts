@@ -1,7 +1,8 @@
 /**
- * Issues written with other benchmarks' templates: VAKRA's current `submission_template.yml`
- * (label agent-submission) and its older `leaderboard_submission.yml` (Model(s) Used), read
- * through the alias table; problems named as the submitter's form shows them.
+ * Issues written with other benchmarks' templates: VAKRA's older `submission_template.yml`
+ * (label agent-submission: contact, agent type) and its current `leaderboard_submission.yml`
+ * (label benchmark-output-submission: Model(s) Used, no contact), read through the alias table;
+ * problems named as the submitter's form shows them.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -9,8 +10,10 @@ import { describe, expect, it } from "vitest";
 import { parseIssueForm, type IssueFormResult } from "@/lib/github/issue-form";
 
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, "../../fixtures/github", name), "utf8");
+/** VAKRA's older form (submission_template.yml, agent-submission), with every field filled. */
 const VAKRA = fixture("vakra-agent-submission.md").replace("{{ZIP_URL}}", "https://github.com/example/harbor/releases/download/v1/outputs.zip");
-const VAKRA_OLD = fixture("vakra-benchmark-output-submission.md");
+/** VAKRA's current form (leaderboard_submission.yml, benchmark-output-submission). */
+const VAKRA_CURRENT = fixture("vakra-benchmark-output-submission.md");
 
 function problems(r: IssueFormResult) {
   if (r.ok) throw new Error("expected problems");
@@ -18,7 +21,7 @@ function problems(r: IssueFormResult) {
 }
 
 describe("VAKRA's issue templates", () => {
-  it("reads every field of VAKRA's current template, contact, type and notes included", () => {
+  it("reads every field of VAKRA's older template, contact, type and notes included", () => {
     const r = parseIssueForm(VAKRA);
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     expect(r.submission).toMatchObject({
@@ -34,8 +37,8 @@ describe("VAKRA's issue templates", () => {
     expect(r.submission.checklist.map((c) => c.checked)).toEqual([true, true, true, true]);
   });
 
-  it("reads VAKRA's older template (Model(s) Used, no contact)", () => {
-    const r = parseIssueForm(VAKRA_OLD);
+  it("reads VAKRA's current template (Model(s) Used, no contact)", () => {
+    const r = parseIssueForm(VAKRA_CURRENT);
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     expect(r.submission).toMatchObject({ models: ["gpt-4.1"], contact: "", agentType: "", notes: "", metadata: {} });
   });
