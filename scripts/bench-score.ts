@@ -1,6 +1,6 @@
 /**
- * `npm run bench:score [-- --vakra <checkout>] [--runs 5] [--no-10x] [--no-judge]`: the
- * engine's numbers on a synthetic VAKRA-sized bundle (4 capabilities, 62 domains, 5,187
+ * `npm run bench:score [-- --vakra <checkout>] [--runs 5] [--no-10x] [--no-judge] [--compat-only]`:
+ * the engine's numbers on a synthetic VAKRA-sized bundle (4 capabilities, 62 domains, 5,187
  * dialogues) and a 10× one. Data is generated once under .agentboard/bench/ (fixed seeds).
  *
  *   1. Whole process, as a user runs it: `./agentboard <command>` in a fresh process (the
@@ -16,6 +16,10 @@
  *      inside a fresh child process, without start-up.
  *   3. The openai judge against a local fake endpoint answering in 50 ms at concurrency 16,
  *      against the ideal wall time calls × 50 ms / 16.
+ *   4. With VAKRA's source (--vakra), the compat run at VAKRA's cost: `./agentboard score` with
+ *      `compat: vakra` and VAKRA's own scorer on the same 5,187 varied dialogues, one stand-in
+ *      judge over HTTP for both, CPU seconds and peak memory of each whole process
+ *      (bench/compat-run.ts). `--compat-only` measures just that.
  * The load average is printed before and after: figures taken on a busy machine are not its own.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -24,14 +28,15 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildCli } from "./build-cli";
+import { compatRunLines, compatRunMissing, measureCompatRun } from "./bench/compat-run";
 import { vakraSized, writeAgentBundle, writeSyntheticBenchmark, type SyntheticSpec } from "./synthetic/generate";
 
 const root = path.resolve(".agentboard/bench");
-const USAGE = "usage: npm run bench:score [-- --vakra <checkout>] [--runs 5] [--no-10x] [--no-judge]\n";
+const USAGE = "usage: npm run bench:score [-- --vakra <checkout>] [--runs 5] [--no-10x] [--no-judge] [--compat-only]\n";
 // Strict: a mistyped or unknown flag (--help included) stops here, before minutes of benchmarking.
 const args = (() => {
   try {
-    return parseArgs({ options: { vakra: { type: "string" }, runs: { type: "string", default: "5" }, "no-10x": { type: "boolean" }, "no-judge": { type: "boolean" }, help: { type: "boolean", short: "h" } } }).values;
+    return parseArgs({ options: { vakra: { type: "string" }, runs: { type: "string", default: "5" }, "no-10x": { type: "boolean" }, "no-judge": { type: "boolean" }, "compat-only": { type: "boolean" }, help: { type: "boolean", short: "h" } } }).values;
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
     process.exit(2);
@@ -44,12 +49,15 @@ if (args.help || !Number.isInteger(runs) || runs < 1) {
 }
 const skipTen = args["no-10x"] === true;
 const skipJudge = args["no-judge"] === true;
+const compatOnly = args["compat-only"] === true;
 const REPO = path.resolve(import.meta.dirname, "..");
 const AGENTBOARD = path.join(REPO, "agentboard");
 
+const vakraCheckout = path.resolve(args.vakra ?? path.join(REPO, ".agentboard/vakra"));
+
 /** VAKRA's validator to run beside ours, or why it is not run. */
 function vakraValidator(): { script: string } | { missing: string } {
-  const dir = path.resolve(args.vakra ?? path.join(REPO, ".agentboard/vakra"));
+  const dir = vakraCheckout;
   const script = path.join(dir, "validate_output.py");
   if (!existsSync(script)) return { missing: `no VAKRA checkout at ${dir} (git clone https://github.com/IBM/vakra ${path.relative(process.cwd(), path.join(REPO, ".agentboard/vakra"))}, or --vakra <checkout>)` };
   const py = spawnSync("python3", ["-c", "import pydantic"], { stdio: "ignore" });
@@ -113,6 +121,25 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const load = () => loadavg().map((x) => x.toFixed(2)).join(", ");
 
 say(`load average before: ${load()} (${process.arch}, Node ${process.versions.node})`);
+
+/** Section 4: the compat run beside VAKRA's, or why not. */
+async function compatRun() {
+  say("\n== the compat run at VAKRA's cost");
+  const missing = compatRunMissing(vakraCheckout);
+  if (missing) return say(`not run: ${missing} (--vakra <checkout>)`);
+  say(`load average: ${load()}`);
+  const figures = await measureCompatRun({ dir: path.join(root, "vakra-compat"), repo: REPO, agentboard: AGENTBOARD, vakra: vakraCheckout, runs });
+  for (const line of compatRunLines(figures)) say(line);
+  say(`load average: ${load()}`);
+}
+if (compatOnly) {
+  const built = await buildCli();
+  say(`CLI bundle ${built.id} built in ${built.ms} ms`);
+  await compatRun();
+  say(`\nload average after: ${load()}`);
+  process.exit(0);
+}
+
 const one = await prepare("vakra-1x", vakraSized);
 const ten = skipTen ? undefined : await prepare("vakra-10x", { ...vakraSized, seed: 8, perCapability: vakraSized.perCapability.map((n) => n * 10) as SyntheticSpec["perCapability"] });
 const built = await buildCli();
@@ -196,4 +223,5 @@ if (!skipJudge) {
   const ideal = (j.judgeCalls! * 50) / 16;
   say(`score 1× openai judge (fake, 50 ms, concurrency 16): ${s(j.scoreMs!)} for ${j.judgeCalls} calls; ideal ${s(ideal)}; ratio ${(j.scoreMs! / ideal).toFixed(3)}   target ≤ 1.25`);
 }
+await compatRun();
 say(`\nload average after: ${load()}`);

@@ -1,8 +1,8 @@
 /**
  * The transport every LLM judge shares: one OpenAI-compatible chat-completions call, with
  * bounded concurrency, a timeout, and exponential backoff with full jitter on 429/5xx,
- * timeouts, garbage bodies and replies the caller cannot read. HTTP (`fetch`), sleep, the
- * clock and randomness are injected so faults can be tested quickly. What a reply means is
+ * timeouts, garbage bodies and replies the caller cannot read. HTTP (node:http, http-post.ts),
+ * sleep, the clock and randomness are injected so faults can be tested quickly. What a reply means is
  * the caller's business: it passes a reader that throws `UnusableReplyError` (from the
  * grader port) to ask again.
  *
@@ -20,6 +20,7 @@
  * gets the request again at once with `ASK_AGAIN` added, at most `ambiguousRetries` times;
  * then the call gives up with `AmbiguousJudgeError`, and the grade is unjudged.
  */
+import { httpPost, type HttpPost, type PostReply } from "./http-post";
 import { createLimiter, type Limiter } from "./limit";
 import { AmbiguousJudgeError, AmbiguousReplyError, JudgeAbortedError, JudgeUnavailableError, UnusableReplyError } from "./grader";
 import { ASK_AGAIN, type ChatMessage } from "./prompts";
@@ -84,7 +85,8 @@ export interface ChatClientOptions {
   deadlineMs?: number;
   /** Aborts pending requests and waits (a worker shutting down): the call throws `JudgeAbortedError`. */
   signal?: AbortSignal;
-  fetch?: typeof fetch;
+  /** The HTTP POST (default node:http, http-post.ts); fetch fits, for tests that fake it. */
+  fetch?: HttpPost;
   /** Waits `ms`; should end early (rejecting or not) when the signal aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -148,7 +150,7 @@ function retryAfterMs(header: string | null, now: number): number | undefined {
 }
 
 export function createChatClient(opts: ChatClientOptions): ChatClient {
-  const doFetch = opts.fetch ?? fetch;
+  const doFetch = opts.fetch ?? httpPost;
   const sleep = opts.sleep ?? abortableSleep;
   const random = opts.random ?? Math.random;
   const now = opts.now ?? Date.now;
@@ -177,7 +179,7 @@ export function createChatClient(opts: ChatClientOptions): ChatClient {
       ...(schema ? { response_format: { type: "json_schema", json_schema: { name: schema.name, strict: true, schema: schema.schema } } } : {}),
     });
 
-  async function post(body: string, attemptMs: number, timeout: AbortSignal): Promise<Response> {
+  async function post(body: string, attemptMs: number, timeout: AbortSignal): Promise<PostReply> {
     try {
       return await doFetch(url, {
         method: "POST",

@@ -1,9 +1,12 @@
 """Writes a VAKRA-shaped benchmark (compat: vakra) and a bundle with varied shapes: numbers
 written as floats or big integers, integer-like keys, None, escapes, nested answers, empty
-answers, errored records, long evidence. Usage: generate.py <out_dir> [seed]"""
+answers, errored records, long evidence. Usage: generate.py <out_dir> [seed] [dialogues]
+(dialogues: 1,600 unless given, spread over the two capabilities' two domains; the bench uses
+5,187, VAKRA's size)."""
 import json, random, os, shutil, sys
 root = sys.argv[1]
 random.seed(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
+total = int(sys.argv[3]) if len(sys.argv) > 3 else 1600
 shutil.rmtree(root, ignore_errors=True)
 caps = ["capability_2_dashboard_apis", "capability_4_multiturn"]
 os.makedirs(f"{root}/bench", exist_ok=True)
@@ -53,29 +56,28 @@ def pred_answer(ref):
     if k < 0.6: return ""
     if k < 0.7: return None
     return " ".join(random.sample(WORDS, random.randint(1, 3)))
-counts = {}
-for cap in caps:
-    for dom in ["alpha", "beta"]:
-        gts, preds = [], []
-        for i in range(400):
-            uuid = f"{cap[:12]}-{dom}-{i}"
-            nt = 1 if cap.startswith("capability_2") else random.randint(1, 4)
-            turns = []
-            for t in range(nt):
-                ncalls = random.randint(0, 4)
-                resp = [val() for _ in range(ncalls)]
-                if random.random() < 0.05 and ncalls: resp[0] = "Heron " + "filler " * 5000
-                turns.append({"turn_id": t, "query": f"Q{t} about {random.choice(WORDS)}?", "answer": answer(), "sequence": {"tool_call": [{"name": f"get_{j}", "arguments": {"n": j}} for j in range(ncalls)], "tool_response": resp}})
-            gts.append({"uuid": uuid, "domain": dom, "output": turns})
-            if random.random() < 0.05: continue  # missing prediction
-            last = turns[-1]
-            presp = [variant(r) for r in last["sequence"]["tool_response"]]
-            if random.random() < 0.3: presp = [val() for _ in range(random.randint(0, 2))] + presp
-            if random.random() < 0.1: presp = presp + [val() for _ in range(20)]
-            status = "error" if random.random() < 0.08 else "success"
-            preds.append({"uuid": uuid, "domain": dom, "status": status, "error": "", "duration_s": 1.5, "output": [{"turn_id": last["turn_id"], "query": last["query"], "answer": pred_answer(last["answer"]), "sequence": {"tool_call": last["sequence"]["tool_call"], "tool_response": presp}}]})
-        os.makedirs(f"{root}/bench/groundtruth/{cap}", exist_ok=True)
-        os.makedirs(f"{root}/bundle/{cap}", exist_ok=True)
-        json.dump(gts, open(f"{root}/bench/groundtruth/{cap}/{dom}.json", "w"))
-        json.dump(preds, open(f"{root}/bundle/{cap}/{dom}.json", "w"))
+files = [(cap, dom) for cap in caps for dom in ["alpha", "beta"]]
+for index, (cap, dom) in enumerate(files):
+    gts, preds = [], []
+    for i in range(total // len(files) + (index < total % len(files))):
+        uuid = f"{cap[:12]}-{dom}-{i}"
+        nt = 1 if cap.startswith("capability_2") else random.randint(1, 4)
+        turns = []
+        for t in range(nt):
+            ncalls = random.randint(0, 4)
+            resp = [val() for _ in range(ncalls)]
+            if random.random() < 0.05 and ncalls: resp[0] = "Heron " + "filler " * 5000
+            turns.append({"turn_id": t, "query": f"Q{t} about {random.choice(WORDS)}?", "answer": answer(), "sequence": {"tool_call": [{"name": f"get_{j}", "arguments": {"n": j}} for j in range(ncalls)], "tool_response": resp}})
+        gts.append({"uuid": uuid, "domain": dom, "output": turns})
+        if random.random() < 0.05: continue  # missing prediction
+        last = turns[-1]
+        presp = [variant(r) for r in last["sequence"]["tool_response"]]
+        if random.random() < 0.3: presp = [val() for _ in range(random.randint(0, 2))] + presp
+        if random.random() < 0.1: presp = presp + [val() for _ in range(20)]
+        status = "error" if random.random() < 0.08 else "success"
+        preds.append({"uuid": uuid, "domain": dom, "status": status, "error": "", "duration_s": 1.5, "output": [{"turn_id": last["turn_id"], "query": last["query"], "answer": pred_answer(last["answer"]), "sequence": {"tool_call": last["sequence"]["tool_call"], "tool_response": presp}}]})
+    os.makedirs(f"{root}/bench/groundtruth/{cap}", exist_ok=True)
+    os.makedirs(f"{root}/bundle/{cap}", exist_ok=True)
+    json.dump(gts, open(f"{root}/bench/groundtruth/{cap}/{dom}.json", "w"))
+    json.dump(preds, open(f"{root}/bundle/{cap}/{dom}.json", "w"))
 

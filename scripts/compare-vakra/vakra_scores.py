@@ -2,12 +2,48 @@
 no MCP) and the deterministic stand-in judge of judge-rule.md. VAKRA's code is imported from
 a checkout given on the command line, never copied here; langchain_openai is replaced by a
 stub because the judge never reaches a model.
-Usage: vakra_scores.py <vakra_checkout> <data_dir> <out.json>"""
-import glob, json, os, sys, types
 
-vakra, root, out_file = sys.argv[1:4]
+With --judge-url, VAKRA's own judges run unchanged (its prompts and reply parsers) and ask the
+stand-in judge served at that URL (stand-in-judge.ts, what `npm run bench:score` starts), as
+Agentboard's openai judge does: both sides pay for a request each. langchain_openai is then a
+small client on http.client with one kept-alive connection, lighter than langchain itself
+(which is not installed here), so VAKRA's side is measured at less than its real cost.
+Usage: vakra_scores.py [--judge-url <url>] <vakra_checkout> <data_dir> <out.json>"""
+import glob, http.client, json, os, sys, types, urllib.parse
+
+args = sys.argv[1:]
+judge_url = None
+if args[:1] == ["--judge-url"]:
+    judge_url, args = args[1], args[2:]
+vakra, root, out_file = args[:3]
+
+
+class Reply:
+    def __init__(self, content):
+        self.content = content
+
+
+class HttpChatOpenAI:
+    """What VAKRA's ChatModel uses of langchain's ChatOpenAI: base_url, model, invoke(prompt).content."""
+
+    def __init__(self, **kw):
+        self.model, self.temperature = kw.get("model"), kw.get("temperature", 0)
+        url = urllib.parse.urlsplit(kw["base_url"])
+        self.path = url.path.rstrip("/") + "/chat/completions"
+        self.connection = http.client.HTTPConnection(url.hostname, url.port)
+
+    def invoke(self, prompt):
+        body = json.dumps({"model": self.model, "temperature": self.temperature, "messages": [{"role": "user", "content": prompt}]})
+        self.connection.request("POST", self.path, body, {"content-type": "application/json", "authorization": "Bearer " + os.environ["API_KEY"]})
+        response = self.connection.getresponse()
+        data = response.read()
+        if response.status != 200:
+            raise RuntimeError(f"judge answered {response.status}: {data[:200]!r}")
+        return Reply(json.loads(data)["choices"][0]["message"]["content"])
+
+
 stub = types.ModuleType("langchain_openai")
-stub.ChatOpenAI = type("ChatOpenAI", (), {"__init__": lambda self, **kw: None})
+stub.ChatOpenAI = HttpChatOpenAI if judge_url else type("ChatOpenAI", (), {"__init__": lambda self, **kw: None})
 sys.modules["langchain_openai"] = stub
 sys.path.insert(0, os.path.join(vakra, "evaluator"))
 os.environ.setdefault("API_KEY", "stand-in")
@@ -34,7 +70,12 @@ class RuleGroundedness(GroundednessJudge):
         return ("yes" if all(token in doc for token in response.split()) else "no") + "\nrule"
 
 
-scorer = DialogueScorer(TurnScorer(TurnScorerConfig(capability="c", domain="d"), correctness_judge=RuleCorrectness(), groundedness_judge=RuleGroundedness(), exactmatch_judge=ExactMatchJudge()))
+if judge_url:
+    config = {"end_point": judge_url, "model_name": "stand-in"}
+    judges = {"correctness_judge": CorrectnessJudge(config), "groundedness_judge": GroundednessJudge(config)}
+else:
+    judges = {"correctness_judge": RuleCorrectness(), "groundedness_judge": RuleGroundedness()}
+scorer = DialogueScorer(TurnScorer(TurnScorerConfig(capability="c", domain="d"), exactmatch_judge=ExactMatchJudge(), **judges))
 scores = {}
 for gt_file in sorted(glob.glob(os.path.join(root, "bench", "groundtruth", "*", "*.json"))):
     capability = os.path.basename(os.path.dirname(gt_file))
