@@ -53,14 +53,14 @@ describe("VAKRA's issue templates", () => {
     const body = VAKRA.replace("harbor-react-agent", "_No response_")
       .replace("https://github.com/example/harbor/releases/download/v1/outputs.zip", "ftp://example.org/x.zip")
       .replace('"latency_ms": 1200', '"latency_ms": ')
-      .replace("- [X] Agent has been tested locally", "- [ ] Agent has been tested locally")
+      .replace("- [X] We ran the agent ourselves first", "- [ ] We ran the agent ourselves first")
       .replace("### Maintainer\n\nHarbor Evaluation Team\n\n", "");
     expect(problems(parseIssueForm(body))).toEqual([
       "Agent Name: expected a value (this field is required)",
       "Maintainer or organisation: expected a value (this field is required)",
       "Metadata (JSON): line 5 column 1: expected a value (string, number, object, array, true, false or null)",
       "ZIP File Link: expected an https URL",
-      'Validation Checklist: expected every item to be ticked; not ticked: "Agent has been tested locally"',
+      'Validation Checklist: expected every item to be ticked; not ticked: "We ran the agent ourselves first"',
     ]);
   });
 

@@ -222,7 +222,7 @@ describe("parseIssueForm", () => {
       "### Agent Description\n\nA VAKRA-templated issue.",
       "### Output ZIP File Link\n\nhttps://example.org/v.zip",
       "### ZIP Contents Description\n\n_No response_",
-      "### Validation Checklist\n\n- [X] JSON files are valid and well-formed",
+      "### Validation Checklist\n\n- [X] Every JSON file in the archive parses",
       "### Additional Notes\n\n_No response_",
     ].join("\n\n");
     const s = ok(body);
