@@ -35,6 +35,8 @@ export interface ScoreBundleDeps {
   threads?: ScoreThreads;
   /** What Agentboard is (the CLI's build, the worker's deps), for the run's manifest; the engine reads no git or environment. */
   agentboard?: AgentboardVersion;
+  /** Collect garbage as items complete once the heap has grown (heap-bound.ts), for a caller that enabled a collector (the CLI). */
+  boundHeap?: boolean;
 }
 
 export type ScoreBundleOutcome =
@@ -61,6 +63,7 @@ export async function scoreBundle(benchmark: Benchmark, bundle: string, deps: Sc
       ...(deps.onItem ? { onItem: deps.onItem } : {}),
       // The threads' shards are trial 1's (score-worker.ts); later trials are scored here.
       ...(deps.threads && trial === 1 ? { threads: deps.threads } : {}),
+      ...(deps.boundHeap ? { boundHeap: true } : {}),
     });
     for (const it of scored) items.push(it);
   }

@@ -137,7 +137,8 @@ export function parseLosslessJson(text: string): unknown {
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
     if (!m) return fail("a value");
-    const src = m[0];
+    // A copy, as for strings: a regular expression's match is a slice of the file's text.
+    const src = unpinned(m[0]);
     i = start + src.length;
     if (/[.eE]/.test(src)) {
       const v = Number(src);

@@ -14,6 +14,7 @@ import type { ItemResult } from "./item-result";
 import { itemKey, trialItemKey } from "../benchmark/item-key";
 import { mapPool } from "../judges/limit";
 import type { ScoreThreads } from "./score-threads";
+import { createHeapGrowthBound } from "../validate/heap-bound";
 
 export interface ScoreOptions {
   grader: Grader;
@@ -34,6 +35,8 @@ export interface ScoreOptions {
    * items must all pass through here.
    */
   threads?: ScoreThreads;
+  /** Collect garbage as items complete once the heap has grown (heap-bound.ts), for a caller that enabled a collector. */
+  boundHeap?: boolean;
 }
 
 export async function scoreSubmission(benchmark: Benchmark, submission: Submission, opts: ScoreOptions): Promise<ItemResult[]> {
@@ -43,6 +46,11 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
   const ctx = { benchmark, submission, trial, grader, replay: opts.replay, now: opts.now ?? (() => performance.now()) };
   const tasks = benchmark.capabilities.flatMap((cap) => scorerOf(cap.spec.scorer).tasks(cap, ctx));
   let done = 0;
+  const bound = opts.boundHeap ? createHeapGrowthBound() : undefined;
+  const progress = (n: number) => {
+    bound?.();
+    opts.onProgress?.(n, tasks.length);
+  };
   opts.onProgress?.(0, tasks.length);
   if (opts.threads && !opts.done && !opts.onItem) {
     const threads = opts.threads;
@@ -50,7 +58,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
     const here = async (indexes: number[]) => {
       const items = await mapPool(indexes, opts.concurrency ?? 64, async (i) => {
         const item = await runTask(tasks[i]!);
-        opts.onProgress?.(++done, tasks.length);
+        progress(++done);
         return item;
       });
       indexes.forEach((i, k) => (out[i] = items[k]!));
@@ -77,7 +85,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
           // A shard whose worker failed, or answered for other items, is scored here.
           if (!items || items.length !== indexes.length || items.some((it, k) => it.uuid !== tasks[indexes[k]!]!.uuid)) return here(indexes);
           indexes.forEach((i, k) => (out[i] = items[k]!));
-          opts.onProgress?.((done += indexes.length), tasks.length);
+          progress((done += indexes.length));
         }),
       );
     }
@@ -90,7 +98,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
     const stored = opts.done?.get(trialItemKey(task.capability, task.uuid, trial));
     const result = stored ?? (await runTask(task));
     if (!stored) opts.onItem?.(result);
-    opts.onProgress?.(++done, tasks.length);
+    progress(++done);
     return result;
   });
 }

@@ -29,3 +29,26 @@ export function enableCollector(): void {
 export function boundHeap(bound = HEAP_BOUND_BYTES): void {
   if (collect && getHeapStatistics().used_heap_size > bound) collect();
 }
+
+/** Collect when the heap has grown this much past what the last collection left. */
+export const HEAP_GROWTH_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A bound that follows what is live, for a run whose live data is large and grows (scoring
+ * keeps the ground truth, the predictions and every item's result): collect once the heap has
+ * grown `growth` past what the last collection left. Items in flight outlive the young
+ * generation's collections, so their garbage piles up in the old one, which V8 left to grow
+ * past 250 MB on the 5,187-dialogue compat run while some 80 MB was live. Does nothing where
+ * no collector was enabled.
+ */
+export function createHeapGrowthBound(growth = HEAP_GROWTH_BYTES): () => void {
+  let base = 0;
+  const check = () => {
+    if (!collect || getHeapStatistics().used_heap_size <= base + growth) return;
+    collect();
+    base = getHeapStatistics().used_heap_size;
+  };
+  // What came before (the files read, parsed and checked) is collected before the run adds to it.
+  check();
+  return check;
+}

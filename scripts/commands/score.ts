@@ -16,6 +16,7 @@ import { scoreBundle, type ScoreBundleDeps } from "../../lib/aggregate/score-bun
 import { buildVakraOutputs, renderVakraOutput } from "../../lib/scoring/vakra-output";
 import { resolveLayout } from "../../lib/benchmark/ground-truth-layout";
 import { renderReportMarkdown } from "../../lib/validate/report";
+import { enableCollector } from "../../lib/validate/heap-bound";
 import { trialSubmission } from "../../lib/validate/validate-bundle";
 import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
@@ -62,7 +63,9 @@ export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<n
     const grader = graderOrFail(settings, { cache: createMemoryGradeCache(), keySalt: benchmark.content?.keySalt ?? "" });
     const replay = await replayFor(mode, benchmark, flags.replayConcurrency);
     try {
-      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: { ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }, replay, agentboard: agentboardVersion(), validate: { limits }, ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
+      // The run keeps its ground truth, predictions and results: garbage is collected as it grows past them (heap-bound.ts).
+      enableCollector();
+      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: { ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }, replay, agentboard: agentboardVersion(), validate: { limits }, boundHeap: true, ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
     } finally {
       await replay.close();
     }

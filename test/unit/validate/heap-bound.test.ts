@@ -3,7 +3,7 @@ import { EventEmitter } from "node:events";
 import { getHeapStatistics } from "node:v8";
 import { describe, expect, it, vi } from "vitest";
 import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
-import { boundHeap, enableCollector } from "@/lib/validate/heap-bound";
+import { boundHeap, createHeapGrowthBound, enableCollector } from "@/lib/validate/heap-bound";
 import { validateBundle } from "@/lib/validate/validate-bundle";
 import { GOOD_BUNDLE, MINI_BENCHMARK } from "../../helpers/mini-fixtures";
 
@@ -71,5 +71,27 @@ describe("validation's boundHeap option", () => {
       expect(report.valid).toBe(true);
       expect(started).toEqual([expect.objectContaining({ boundHeap: bound }), expect.objectContaining({ boundHeap: bound })]);
     }
+  });
+});
+
+describe("createHeapGrowthBound", () => {
+  it("collects what came before at once, then only when the heap has grown past what the last collection left", () => {
+    enableCollector();
+    churn();
+    const dirty = used();
+    const check = createHeapGrowthBound(30 * MiB);
+    const base = used();
+    expect(base).toBeLessThan(dirty - 20 * MiB);
+    // Live data that grows is not garbage: kept, and the next bound is above it.
+    const live = Array.from({ length: 100_000 }, (_, i) => ({ id: `live-${i}`, text: "y".repeat(100) + i }));
+    check();
+    expect(used()).toBeGreaterThan(base + 10 * MiB);
+    const afterLive = used();
+    churn();
+    const grown = used();
+    expect(grown).toBeGreaterThan(afterLive + 30 * MiB);
+    check();
+    expect(used()).toBeLessThan(afterLive + 10 * MiB);
+    expect(live).toHaveLength(100_000);
   });
 });
