@@ -147,10 +147,9 @@ async function serve() {
     if (cluster.isPrimary) console.log(`agentboard: serving on http://${hostname}:${port}`);
   });
 
-  // Idle keep-alive connections are closed at once; a response under way gets a moment to finish.
+  // close() also ends idle keep-alive connections (Node 19+); a response under way gets a moment to finish.
   const stop = () => {
     server.close(() => process.exit(0));
-    server.closeIdleConnections();
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
   };
   process.on("SIGTERM", stop);

@@ -7,7 +7,8 @@
  *   request following the link gets a session, and the link opens /admin signed in, in chromium.
  * - Its worker scores what arrives with no other command: a CLI `submit`, a rescore posted to
  *   /admin, a rescore clicked on /admin in the browser.
- * - Ctrl-C (SIGINT to its process group, as a terminal sends it) stops everything it started.
+ * - Ctrl-C (SIGINT to its process group, as a terminal sends it) stops everything it started;
+ *   a child that does not stop (a frozen worker) is killed 10 s later, and named.
  * - Started again on a non-loopback address, it makes no token and prints no link, only how to
  *   set one; the demo is not rebuilt and nothing is loaded twice.
  */
@@ -213,6 +214,11 @@ describe.each(ENGINES)("the main job on %s", (engine) => {
     const guess = await fetch(`${local}/admin/login?token=anything`, { redirect: "manual" });
     expect(guess.headers.get("set-cookie")).toBeNull();
     expect(guess.status).not.toBe(303);
+    // A worker that cannot stop (frozen here: it takes no signal) is killed 10 s after Ctrl-C, and named.
+    const worker = spawnSync("pgrep", ["-g", String(job.process.pid), "-f", "scripts/cli.ts worker"], { encoding: "utf8" }).stdout.trim().split("\n")[0];
+    expect(worker).toMatch(/^\d+$/);
+    process.kill(Number(worker), "SIGSTOP");
     expect([0, "SIGINT"]).toContain(await ctrlC(job));
+    expect(job.output()).toContain("the worker did not stop within 10 s: killed");
   }, 900_000);
 });
