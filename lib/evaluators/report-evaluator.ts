@@ -12,7 +12,7 @@ import type { Outcome } from "./result";
 import { checkTemplate, DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, TEMPLATE_SPECS, type JudgeStyle } from "./prompts";
 import { findFieldByPath, judgeFaults, scoreReportTree, type FieldScore } from "./report-tree";
 import { withThinking } from "../judges/thinking";
-import { vssReading } from "../formats/eval-report-markdown";
+import { readMarkdownAsVss } from "../formats/eval-report-markdown";
 
 export interface ReportEvaluatorOptions {
   name: string;
@@ -84,7 +84,7 @@ export function createReportEvaluator(opts: ReportEvaluatorOptions): Evaluator {
         return { status: "scored", score: 0, reasoning: error, reason: error, judge: "program", details: { error }, ...(vlmOn ? { subScores: { vlm_field: 0 } } : {}) };
       }
       // VSS reads markdown reports by its own narrower rules; `--compat nat` scores what VSS would see.
-      const actual = style === "nat" ? vssReading(report.value) : report.value;
+      const actual = style === "nat" && report.markdown !== undefined ? readMarkdownAsVss(report.markdown) : report.value;
       const tree = await scoreReportTree(opts.metrics, ref.value, actual, { judge, fieldTemplate, discoveryTemplate, penalizeMissingFields: opts.penalizeMissingFields ?? false, style });
       const details = { sections: tree, metadata: { reference_file: ref.source, actual_file: report.source } };
       const faults = judgeFaults(tree);

@@ -257,7 +257,13 @@ function readConversation(raw: Obj, id: string, turns: unknown[], sink: Diagnost
 
 /** A report read for evaluation: the JSON object, or why it could not be had. */
 export type LoadedReport =
-  | { ok: true; value: Record<string, unknown>; source: string }
+  | {
+      ok: true;
+      value: Record<string, unknown>;
+      source: string;
+      /** The text a markdown report was read from: `--compat nat` reads it again by VSS's narrower rules (eval-report-markdown.ts). */
+      markdown?: string;
+    }
   | {
       ok: false;
       error: string;

@@ -116,8 +116,7 @@ export async function reportFromStore(store: ReportStore, answer: string, refere
     return { ok: false, error: `Report not found in object store: ${rel}`, source: rel, notInStore: true };
   }
   if (text.trim() === "") return { ok: false, error: `Report not found in object store: ${rel}`, source: rel };
-  const value = parseMarkdownReport(text);
-  return { ok: true, value, source: show(file) };
+  return { ok: true, value: parseMarkdownReport(text), source: show(file), markdown: text };
 }
 
 /** Each turn sees the turns before it, with the agent's own answers. */
@@ -220,7 +219,7 @@ export function reportFiles(source: FileSource, show: (file: string) => string =
 function markdownReport(text: string, source: string): LoadedReport {
   const value = parseMarkdownReport(text);
   if (Object.keys(value).length === 0) return { ok: false, error: `the markdown report (${source}) has no title, sections or fields`, source };
-  return { ok: true, value, source };
+  return { ok: true, value, source, markdown: text };
 }
 
 function jsonObject(bytes: Uint8Array, source: string, what: string): LoadedReport {

@@ -15,23 +15,8 @@ const HEADING = /^(#{1,6})\s+(.*)$/;
 const RULE_CELL = /^:?-{2,}:?$/;
 const LABEL_LINE = /^(?:[-*+]\s+)?\*\*([^*]+?)(?::\*\*|\*\*\s*:)\s*(.*)$/;
 
-/**
- * The markdown a report was read from, kept (not enumerable, so never written or compared)
- * because the loader reads reports before it knows the run's compat mode: `--compat nat`
- * reads the same text again as VSS does ({@link vssReading}).
- */
-const SOURCE_MARKDOWN: unique symbol = Symbol("agentboard.sourceMarkdown");
-
 export function parseMarkdownReport(markdown: string): Record<string, unknown> {
-  const out = readMarkdown(markdown);
-  Object.defineProperty(out, SOURCE_MARKDOWN, { value: markdown });
-  return out;
-}
-
-/** A report as VSS's evaluator would read it: markdown read again by VSS's rules; anything else as it is. */
-export function vssReading(report: Record<string, unknown>): Record<string, unknown> {
-  const markdown = (report as { [SOURCE_MARKDOWN]?: string })[SOURCE_MARKDOWN];
-  return typeof markdown === "string" ? readMarkdownAsVss(markdown) : report;
+  return readMarkdown(markdown);
 }
 
 function readMarkdown(markdown: string): Record<string, unknown> {

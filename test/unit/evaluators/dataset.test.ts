@@ -163,7 +163,7 @@ describe("loading from disk", () => {
     expect(r.diagnostics.map(formatDiagnostic)).toEqual(['out/outputs.json at $.stray: outputs for id "stray" match no dataset item or turn; ignored']);
     const byId = new Map(r.items.map((i) => [i.id, i]));
     expect(byId.get("r1")!.referenceReport).toEqual({ ok: true, value: { title: "T" }, source: "ds/refs/r1.json" });
-    expect(byId.get("r1")!.output!.report).toEqual({ ok: true, value: { title: "T", S: { k: "v" } }, source: "out/reports/r1.md" });
+    expect(byId.get("r1")!.output!.report).toEqual({ ok: true, value: { title: "T", S: { k: "v" } }, source: "out/reports/r1.md", markdown: "# T\n## S\n| k | v |" });
     expect(byId.get("r2")!.referenceReport).toEqual({ ok: false, error: "cannot read the reference report ds/refs/missing.json: ENOENT", source: "ds/refs/missing.json" });
     expect(byId.get("r2")!.output!.report).toEqual({ ok: true, value: { title: "inline json string" }, source: "inline JSON" });
     expect(byId.get("q1")!.output!.answer).toBe("inline");
