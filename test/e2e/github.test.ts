@@ -48,6 +48,8 @@ describe.each(ENGINES)("GitHub submissions on %s", (engine) => {
       AGENTBOARD_TEST_ALLOW_LOOPBACK: "1",
       AGENTBOARD_ADMIN_TOKEN: ADMIN,
     };
+    // A form the worker cannot read as a submission form (no ZIP-link field): named on /admin.
+    gh.setFile(".github/ISSUE_TEMPLATE/feedback.yml", ["name: Feedback", "description: Tell us what you think", "labels: [feedback]", "body:", "  - type: textarea", "    id: thoughts", "    attributes:", "      label: Your thoughts"].join("\n"));
     app = await startApp(undefined, env, engine);
     browser = await launchBrowser();
   }, 240_000);
@@ -148,6 +150,9 @@ describe.each(ENGINES)("GitHub submissions on %s", (engine) => {
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
       expect(await criticalViolations(page)).toEqual([]);
       await screenshot(page, "admin-queue");
+      // The worker's pass read the repository's forms: the one it cannot use is named, with why.
+      await page.getByText(`Issue forms of ${gh.owner}/${gh.repo}`).waitFor();
+      expect(await page.locator("li", { hasText: ".github/ISSUE_TEMPLATE/feedback.yml" }).textContent()).toMatch(/no ZIP-link field/);
 
       // Flagged: approving asks first, with the flags in view.
       await page.getByRole("link", { name: `Approve ${AGENT}` }).click();
