@@ -11,6 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { DiagnosticSink, formatDiagnostic, type Diagnostic } from "../formats/diagnostic";
 import type { GroundTruthDialogue, ToolPolicy } from "../formats/dialogue";
 import { readJson } from "../formats/read-json";
+import { StringPool } from "../formats/string-pool";
 import { loaderOf } from "./capability-loaders/registry";
 import { dialogueCapability, type CapabilityData } from "./capability-data";
 import { ContentHasher, type BenchmarkContent } from "./content-hash";
@@ -86,6 +87,7 @@ export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promi
   const warnings: Diagnostic[] = [];
   const capabilities: CapabilityData[] = [];
   const hasher = new ContentHasher();
+  const strings = new StringPool();
   const layout = resolveLayout(root);
   if (layout.problems.length) throw new BenchmarkError(layout.problems);
   const present = new Set(layout.folders.keys());
@@ -141,7 +143,7 @@ export async function loadBenchmark(root: string, opts: LoadOptions = {}): Promi
       for (const d of sink.items) (d.severity === "error" ? problems.push(formatDiagnostic(d)) : warnings.push(d));
     };
     const note = (file: string, bytes: Uint8Array | string) => hasher.note(path.relative(root, file), bytes);
-    const data = await loaderOf(cap.scorer).load({ root, index, spec: cap, files, read, readInput, collect, note, problems });
+    const data = await loaderOf(cap.scorer).load({ root, index, spec: cap, files, read, readInput, collect, note, problems, strings });
     if (data) capabilities.push(data);
   }
   for (const dir of present) {

@@ -5,6 +5,7 @@
  * validates the whole bundle; a bundle it finds invalid is never scored, so nothing here
  * reports diagnostics.
  */
+import { StringPool } from "../formats/string-pool";
 import { parentPort, workerData } from "node:worker_threads";
 import { indexBenchmark } from "../validate/ground-truth-index";
 import { loadBenchmark, loadBenchmarkSpec } from "../benchmark/load-benchmark";
@@ -64,12 +65,13 @@ if (port) {
     const reader = readerOf(cap.spec.scorer).records!;
     const submission: Submission = { sha256: "", capabilities: new Map(), outputs: new Map(), origins: new Map(), metadata: null };
     const byPath = new Map(source.files.map((f) => [f.path, f]));
+    const strings = new StringPool();
     for (const ref of layout.domainFiles) {
       // Shards are trial 1's: the calling thread scores a bundle's other trials itself (score-bundle.ts).
       if (ref.capability.id !== m.capability || ref.domain !== m.domain || ref.trial !== 1) continue;
       const job = { path: ref.path, domain: ref.domain, domainKnown: true, pythonValues: loaderOf(cap.spec.scorer).readsPythonValues, keep: true };
       const checked = await checkOutputsFile(byPath.get(ref.path)!, job, reader, limits);
-      if (checked.outcome === "read") reader.admit({ cap: index, domain: ref.domain, file: ref.path, reads: checked.reads, sink: new DiagnosticSink(ref.path), submission, ids: new Set() });
+      if (checked.outcome === "read") reader.admit({ cap: index, domain: ref.domain, file: ref.path, reads: checked.reads, sink: new DiagnosticSink(ref.path), submission, ids: new Set(), strings });
     }
     const ctx = { benchmark, submission, trial: 1, grader, replay, now: () => performance.now() };
     return mapPool(

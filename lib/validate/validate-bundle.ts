@@ -10,6 +10,7 @@ import type { PredictedDialogue } from "../formats/dialogue";
 import type { AgentOutput } from "../formats/eval-dataset";
 import { loaderOf } from "../benchmark/capability-loaders/registry";
 import { readJson, scanJson, tooDeepAt } from "../formats/read-json";
+import { StringPool } from "../formats/string-pool";
 import { openBundle, type BundleFile, type BundleSource, type ZipLimits } from "./bundle-source";
 import { mapLayout, type BundleLayout } from "./bundle-layout";
 import { resolveLimits, type ValidationLimits } from "./limits";
@@ -130,6 +131,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   let recordUsage = false;
   /** Per trial, the uuids admitted per capability whose files are read by records (coverage counts them). */
   const admitted = Array.from({ length: k }, () => new Map<string, Set<string>>());
+  const strings = new StringPool();
 
   // Files of record-reading capabilities are checked apart (on worker threads when given and
   // worth it), then absorbed and admitted here in bundle order: the report is the same either way.
@@ -171,7 +173,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
         const mine = admitted[ref.trial - 1]!;
         const ids = mine.get(cap.spec.id) ?? new Set<string>();
         mine.set(cap.spec.id, ids);
-        if (reader.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids })) recordUsage = true;
+        if (reader.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids, strings })) recordUsage = true;
         budget.countRecords(checked.records, ref.path);
         if (opts.boundHeap) boundHeap();
         continue;

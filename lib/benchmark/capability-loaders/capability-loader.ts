@@ -7,6 +7,7 @@
  */
 import type { DiagnosticSink } from "../../formats/diagnostic";
 import type { CapabilityData } from "../capability-data";
+import type { StringPool } from "../../formats/string-pool";
 import type { CapabilitySpec } from "../spec";
 
 /** One ground-truth file of the capability, parsed. */
@@ -33,6 +34,8 @@ export interface LoadContext {
   /** Counts a file the loader read itself (an absolute path) into the benchmark's content hash. */
   note(file: string, bytes: Uint8Array | string): void;
   problems: string[];
+  /** The load's one copy of each long string (string-pool.ts): tool responses repeat across dialogues. */
+  strings: StringPool;
 }
 
 /** An item's expected answer and calls, as the item view shows them where ground truth is public. */

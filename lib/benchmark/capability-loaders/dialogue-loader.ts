@@ -11,7 +11,7 @@ import type { CapabilityLoader } from "./capability-loader";
 export const dialogueLoader: CapabilityLoader = {
   readsPythonValues: true,
 
-  async load({ spec, files, read, readInput, collect }) {
+  async load({ spec, files, read, readInput, collect, strings }) {
     const data: DialogueCapability = { kind: "dialogues", spec, domains: new Map(), byUuid: new Map() };
     for (const f of files) {
       const file = await read(f);
@@ -24,6 +24,7 @@ export const dialogueLoader: CapabilityLoader = {
         if (input) collect(input.sink);
       }
       for (const d of dialogues) {
+        for (const t of d.turns) if (t.responses) strings.value(t.responses);
         const prior = data.byUuid.get(d.uuid);
         if (prior) sink.error("duplicate_uuid", `uuid appears twice in capability ${spec.id} (also in ${prior.domain}.json)`, { uuid: d.uuid });
         else data.byUuid.set(d.uuid, d);

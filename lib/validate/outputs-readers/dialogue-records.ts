@@ -27,7 +27,7 @@ export const dialogueRecords: RecordReader = {
     });
   },
 
-  admit({ cap: anyCap, domain, file, reads, sink, submission, ids }) {
+  admit({ cap: anyCap, domain, file, reads, sink, submission, ids, strings }) {
     const cap = dialogueIndexOf(anyCap);
     const bucket = submission.capabilities.get(cap.spec.id) ?? new Map<string, PredictedDialogue>();
     submission.capabilities.set(cap.spec.id, bucket);
@@ -53,7 +53,10 @@ export const dialogueRecords: RecordReader = {
       checkTurns(r, gt.lastTurnId, sink);
       ids.add(gt.uuid);
       usage ||= r.usage;
-      if (r.dialogue) bucket.set(r.uuid, r.dialogue);
+      if (r.dialogue) {
+        for (const t of r.dialogue.turns) if (t.responses) strings.value(t.responses);
+        bucket.set(r.uuid, r.dialogue);
+      }
     }
     return usage;
   },

@@ -6,6 +6,7 @@ import type { IndexedCapability } from "../../benchmark/capability-data";
 import type { DiagnosticSink } from "../../formats/diagnostic";
 import type { PredictedDialogue } from "../../formats/dialogue";
 import type { FileSource } from "../../formats/eval-load";
+import type { StringPool } from "../../formats/string-pool";
 import type { Submission } from "../validate-bundle";
 
 /** One outputs file of a bundle, parsed, to validate and add to the submission. */
@@ -43,6 +44,8 @@ export interface AdmitInput {
   file: string;
   reads: DialogueRead[];
   sink: DiagnosticSink;
+  /** The validation's one copy of each long string (string-pool.ts), for the dialogues kept. */
+  strings: StringPool;
   /** The submission being read: its buckets get the admitted dialogues that were kept. */
   submission: Submission;
   /** The uuids admitted for the capability so far (coverage), added to in place. */
