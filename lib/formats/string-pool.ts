@@ -27,20 +27,14 @@ export class StringPool {
   value<T>(v: T): T {
     if (typeof v === "string") return this.string(v) as T;
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const x: unknown = v[i];
-        if (typeof x === "string") v[i] = this.string(x);
-        else if (x !== null && typeof x === "object") this.value(x);
-      }
+      for (let i = 0; i < v.length; i++) v[i] = this.value(v[i]);
     } else if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
       const o = v as Record<string, unknown>;
       for (const k of Object.keys(o)) {
         const x = o[k];
-        if (typeof x === "string") {
-          const pooled = this.string(x);
-          // An own "__proto__" key (JSON may hold one) is replaced as data, never as the prototype.
-          if (pooled !== x) Object.defineProperty(o, k, { value: pooled, writable: true, enumerable: true, configurable: true });
-        } else if (x !== null && typeof x === "object") this.value(x);
+        const pooled = this.value(x);
+        // An own "__proto__" key (JSON may hold one) is replaced as data, never as the prototype.
+        if (pooled !== x) Object.defineProperty(o, k, { value: pooled, writable: true, enumerable: true, configurable: true });
       }
     }
     return v;

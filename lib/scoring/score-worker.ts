@@ -5,8 +5,8 @@
  * validates the whole bundle; a bundle it finds invalid is never scored, so nothing here
  * reports diagnostics.
  */
-import { StringPool } from "../formats/string-pool";
 import { parentPort, workerData } from "node:worker_threads";
+import { StringPool } from "../formats/string-pool";
 import { indexBenchmark } from "../validate/ground-truth-index";
 import { loadBenchmark, loadBenchmarkSpec } from "../benchmark/load-benchmark";
 import { createNoReplay, createRecordedReplay } from "../replay/recorded-replay";
