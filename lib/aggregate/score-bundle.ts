@@ -16,6 +16,7 @@ import type { AgentboardVersion } from "../scoring/manifest";
 import { buildResults, type ScoreResults } from "./score-results";
 import { scoreSubmission, type ScoreOptions } from "../scoring/score-submission";
 import type { ScoreThreads } from "../scoring/score-threads";
+import type { ItemDetail } from "../scoring/item-summary";
 
 export interface ScoreBundleDeps {
   grader: Grader;
@@ -37,6 +38,8 @@ export interface ScoreBundleDeps {
   agentboard?: AgentboardVersion;
   /** Collect garbage as items complete once the heap has grown (heap-bound.ts), for a caller that enabled a collector (the CLI). */
   boundHeap?: boolean;
+  /** What each item keeps: `summary` for a caller that uses only the figures (item-summary.ts). */
+  detail?: ItemDetail;
 }
 
 export type ScoreBundleOutcome =
@@ -64,6 +67,7 @@ export async function scoreBundle(benchmark: Benchmark, bundle: string, deps: Sc
       // The threads' shards are trial 1's (score-worker.ts); later trials are scored here.
       ...(deps.threads && trial === 1 ? { threads: deps.threads } : {}),
       ...(deps.boundHeap ? { boundHeap: true } : {}),
+      ...(deps.detail ? { detail: deps.detail } : {}),
     });
     for (const it of scored) items.push(it);
   }

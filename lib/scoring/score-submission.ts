@@ -15,6 +15,7 @@ import { itemKey, trialItemKey } from "../benchmark/item-key";
 import { mapPool } from "../judges/limit";
 import type { ScoreThreads } from "./score-threads";
 import { createHeapGrowthBound } from "../validate/heap-bound";
+import { summarizeItem, type ItemDetail } from "./item-summary";
 
 export interface ScoreOptions {
   grader: Grader;
@@ -37,6 +38,8 @@ export interface ScoreOptions {
   threads?: ScoreThreads;
   /** Collect garbage as items complete once the heap has grown (heap-bound.ts), for a caller that enabled a collector. */
   boundHeap?: boolean;
+  /** What each item keeps (item-summary.ts); `full` by default. */
+  detail?: ItemDetail;
 }
 
 export async function scoreSubmission(benchmark: Benchmark, submission: Submission, opts: ScoreOptions): Promise<ItemResult[]> {
@@ -44,6 +47,8 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
   // Each item keeps the keyed grades it asked for (judges/grade-log.ts), to export its verdicts.
   const grader = loggingGrader(opts.grader, benchmark.content?.keySalt ?? "");
   const ctx = { benchmark, submission, trial, grader, replay: opts.replay, now: opts.now ?? (() => performance.now()) };
+  const keep = opts.detail === "summary" ? summarizeItem : (item: ItemResult) => item;
+  const runTask = async (task: ItemTask) => keep(await scoreTask(task));
   const tasks = benchmark.capabilities.flatMap((cap) => scorerOf(cap.spec.scorer).tasks(cap, ctx));
   let done = 0;
   const bound = opts.boundHeap ? createHeapGrowthBound() : undefined;
@@ -84,7 +89,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
         taken.then(async (items) => {
           // A shard whose worker failed, or answered for other items, is scored here.
           if (!items || items.length !== indexes.length || items.some((it, k) => it.uuid !== tasks[indexes[k]!]!.uuid)) return here(indexes);
-          indexes.forEach((i, k) => (out[i] = items[k]!));
+          indexes.forEach((i, k) => (out[i] = keep(items[k]!)));
           progress((done += indexes.length));
         }),
       );
@@ -104,7 +109,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
 }
 
 /** One item, with the keyed grades it used (none for the rules judge: its grades have no prompt). */
-async function runTask(task: ItemTask): Promise<ItemResult> {
+async function scoreTask(task: ItemTask): Promise<ItemResult> {
   const { value, grades } = await withGradeLog(() => task.run());
   return grades.length > 0 ? { ...value, grades } : value;
 }

@@ -25,13 +25,21 @@ export function enableCollector(): void {
   }
 }
 
+/** A full collection now, where a collector is enabled (between a run's phases, so their garbage and the next phase's data do not peak together). */
+export function collectGarbage(): void {
+  collect?.();
+}
+
 /** After a file: collect if the heap has grown past the bound (and a collector is enabled). */
 export function boundHeap(bound = HEAP_BOUND_BYTES): void {
   if (collect && getHeapStatistics().used_heap_size > bound) collect();
 }
 
-/** Collect when the heap has grown this much past what the last collection left. */
-export const HEAP_GROWTH_BYTES = 32 * 1024 * 1024;
+/**
+ * Collect when the heap has grown this much past what the last collection left. 16 MB held the
+ * compat run's peak to 140-145 MB for 0.5-1 s more CPU than 32 MB (docs/performance.md).
+ */
+export const HEAP_GROWTH_BYTES = 16 * 1024 * 1024;
 
 /**
  * A bound that follows what is live, for a run whose live data is large and grows (scoring

@@ -21,7 +21,7 @@ import { bundleFiles } from "./dataset-outputs";
 import { checkOutputsFile, readEntry, readOutputsJson, type OutputsFileCheck } from "./outputs-file";
 import { startFileThreads, type FileThreadOptions } from "./file-threads";
 import { readerOf } from "./outputs-readers/registry";
-import { boundHeap } from "./heap-bound";
+import { boundHeap, createHeapGrowthBound } from "./heap-bound";
 import { createWorkBudget } from "./work-budget";
 import { diagnosticLists, summariseDiagnostics, type CapabilityCoverage, type ValidationReport } from "./report";
 
@@ -85,7 +85,11 @@ export interface ValidateOptions {
   keepPredictions?: boolean;
   /** Worker threads for reading outputs files, used only when predictions are not kept (file-threads.ts). */
   threads?: FileThreadOptions;
-  /** Collect garbage between files when the heap has grown (heap-bound.ts), on this thread (for a caller that enabled a collector) and the worker threads; predictions not kept only. */
+  /**
+   * Collect garbage between files when the heap has grown (heap-bound.ts), on this thread (for a
+   * caller that enabled a collector) and the worker threads. Predictions not kept: past a fixed
+   * bound (only ids stay); kept: once the heap has grown past what the last collection left.
+   */
   boundHeap?: boolean;
 }
 
@@ -147,6 +151,8 @@ export async function validateSource(source: BundleSource, target: ValidationTar
   const threads = !keep && opts.threads && threadBytes >= opts.threads.minBytes ? startFileThreads(opts.threads, limits, opts.boundHeap) : undefined;
   const onThreads = jobs.map((j, i) => !!threads && !!j.reader.records && !!readable[i]);
   const budget = createWorkBudget(limits, store, source.location, jobs.length);
+  // Kept predictions grow the live heap file after file: a fixed bound would stop collecting.
+  const bound = opts.boundHeap ? (keep ? createHeapGrowthBound() : () => boundHeap()) : undefined;
   const checks = new Map<number, Promise<OutputsFileCheck>>();
   try {
     // With threads, the next files are kept queued (the threads, this one included, take them
@@ -175,7 +181,7 @@ export async function validateSource(source: BundleSource, target: ValidationTar
         mine.set(cap.spec.id, ids);
         if (reader.records.admit({ cap, domain: ref.domain, file: ref.path, reads: checked.reads, sink, submission: trials[ref.trial - 1]!, ids, strings })) recordUsage = true;
         budget.countRecords(checked.records, ref.path);
-        if (opts.boundHeap) boundHeap();
+        bound?.();
         continue;
       }
       const value = await readOutputsJson(fileAt(i), sink, limits, job.pythonValues);

@@ -16,7 +16,7 @@ import { scoreBundle, type ScoreBundleDeps } from "../../lib/aggregate/score-bun
 import { buildVakraOutputs, renderVakraOutput } from "../../lib/scoring/vakra-output";
 import { resolveLayout } from "../../lib/benchmark/ground-truth-layout";
 import { renderReportMarkdown } from "../../lib/validate/report";
-import { enableCollector } from "../../lib/validate/heap-bound";
+import { collectGarbage, enableCollector } from "../../lib/validate/heap-bound";
 import { trialSubmission } from "../../lib/validate/validate-bundle";
 import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
@@ -59,13 +59,18 @@ export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<n
   const threads = settings.kind === "rules" && mode !== "mcp" ? await scoreThreads(flags.benchmark, bundle, settings, mode) : undefined;
   try {
     const benchmark = await loadBenchmarkOrFail(flags.benchmark);
+    // The run keeps its ground truth, predictions and results: garbage is collected as it grows
+    // past them (heap-bound.ts), and first here, so the ground truth's file texts and parse
+    // garbage are gone before the bundle is read (they made the run's peak).
+    enableCollector();
+    collectGarbage();
     // The verdicts judge finds a run's exported grades by keys salted with the benchmark's content.
     const grader = graderOrFail(settings, { cache: createMemoryGradeCache(), keySalt: benchmark.content?.keySalt ?? "" });
     const replay = await replayFor(mode, benchmark, flags.replayConcurrency);
     try {
-      // The run keeps its ground truth, predictions and results: garbage is collected as it grows past them (heap-bound.ts).
-      enableCollector();
-      return await scoreAndReport(benchmark, bundle, flags, { grader, judge: { ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }, replay, agentboard: agentboardVersion(), validate: { limits }, boundHeap: true, ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
+      // Only the figures are printed without an output file: each item keeps only what decides them.
+      const detail = flags.out || flags.verdictsOut || flags.vakraOut ? "full" : "summary";
+      return await scoreAndReport(benchmark, bundle, flags, { grader, detail, judge: { ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }, replay, agentboard: agentboardVersion(), validate: { limits, boundHeap: true }, boundHeap: true, ...(threads ? { threads } : {}), ...(flags.quiet ? {} : { onProgress: createProgress("scoring") }) });
     } finally {
       await replay.close();
     }

@@ -5,7 +5,7 @@ import { setImmediate as tick } from "node:timers/promises";
 import { getHeapStatistics } from "node:v8";
 import { describe, expect, it, vi } from "vitest";
 import { loadBenchmark } from "@/lib/benchmark/load-benchmark";
-import { boundHeap, createHeapGrowthBound, enableCollector } from "@/lib/validate/heap-bound";
+import { boundHeap, createHeapGrowthBound, enableCollector, HEAP_BOUND_BYTES } from "@/lib/validate/heap-bound";
 import { validateBundle } from "@/lib/validate/validate-bundle";
 import { GOOD_BUNDLE, MINI_BENCHMARK } from "../../helpers/mini-fixtures";
 
@@ -112,5 +112,33 @@ describe("createHeapGrowthBound", () => {
     check();
     expect(used()).toBeLessThan(afterLive + 10 * MiB);
     expect(live).toHaveLength(100_000);
+  });
+});
+
+describe("validation keeping its predictions (a scoring run)", () => {
+  it("collects as the heap grows past what the last collection left, not after every file once live data is past the fixed bound", async () => {
+    enableCollector();
+    const benchmark = await loadBenchmark(MINI_BENCHMARK);
+    // A large run's ground truth and kept predictions are live, past validation's fixed bound:
+    // collecting after every file would free nothing and cost a full collection each.
+    const live = Array.from({ length: 600_000 }, (_, i) => ({ id: `live-${i}`, text: "y".repeat(60) + i }));
+    expect(used()).toBeGreaterThan(HEAP_BOUND_BYTES);
+    const observer = new PerformanceObserver(() => {});
+    observer.observe({ entryTypes: ["gc"] });
+    try {
+      await tick();
+      observer.takeRecords();
+      churn();
+      const { report, submission } = await validateBundle(GOOD_BUNDLE, benchmark, { boundHeap: true });
+      await tick();
+      expect(report.valid).toBe(true);
+      expect(submission).toBeDefined();
+      const flags = (e: PerformanceEntry) => (e as PerformanceEntry & { detail?: { flags?: number } }).detail?.flags ?? 0;
+      // The garbage left before the files (40 MiB) is collected once; the two small files add too little for another.
+      expect(observer.takeRecords().filter((e) => (flags(e) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0)).toHaveLength(1);
+    } finally {
+      observer.disconnect();
+    }
+    expect(live).toHaveLength(600_000);
   });
 });
