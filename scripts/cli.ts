@@ -17,6 +17,7 @@ import type { DbCopyFlags } from "./commands/db";
 import type { IngestFlags } from "./commands/github";
 import type { EvalFlags } from "./commands/eval";
 import type { SubmitFlags, WorkerFlags } from "./commands/queue";
+import type { RejudgeFlags } from "./commands/rejudge";
 import type { ReplayGtFlags } from "./commands/replay-gt";
 import type { ScoreFlags } from "./commands/score";
 import type { ValidateFlags } from "./commands/validate";
@@ -98,6 +99,20 @@ needs(needs(program.command("verify"), "--bundle <bundle>", "the entry's bundle 
   .action(async (run: string, flags: VerifyFlags) => {
     const { verifyCommand } = await import("./commands/verify");
     process.exitCode = await verifyCommand(run, flags);
+  });
+
+needs(needs(program.command("rejudge"), ...BENCHMARK), "--judge <kind>", "the other judge: rules or openai (its other settings: flag > environment > benchmark.yaml judge > default)")
+  .description("grade every published entry of a benchmark again with another judge (through the grade cache), publishing nothing; print each entry's change, rank changes and Kendall's tau")
+  .option("--judge-model <name>", "model for the openai judge (env AGENTBOARD_JUDGE_MODEL)")
+  .option("--judge-base-url <url>", "OpenAI-compatible base URL (env AGENTBOARD_JUDGE_BASE_URL, else OPENAI_BASE_URL)")
+  .option("--judge-concurrency <n>", "concurrent judge calls (env AGENTBOARD_JUDGE_CONCURRENCY; default 16)")
+  .option(...DB)
+  .option("--apply", "then queue the rescoring of the entries rejudged in full with this judge (a worker scores them; a maintainer approves each again)")
+  .option("--json", "print the report as JSON")
+  .option("--quiet", "no progress on stderr")
+  .action(async (flags: RejudgeFlags) => {
+    const { rejudgeCommand } = await import("./commands/rejudge");
+    process.exitCode = await rejudgeCommand(flags);
   });
 
 needs(program.command("replay-gt"), "--benchmark <dir>", "benchmark folder")
