@@ -10,7 +10,7 @@ import type { CostSummary } from "../lib/aggregate/cost";
 import type { TrialStats } from "../lib/aggregate/trials";
 import type { RunIntegrity } from "../lib/scoring/integrity-flags";
 import type { RunManifest } from "../lib/scoring/manifest";
-import type { CalibrationReport } from "../lib/scoring/calibration-report";
+import type { CalibrationReport } from "../lib/aggregate/calibration-report";
 import type { RunItemSummary } from "../lib/queries/types";
 import type { CachedGrade } from "../lib/judges/grade-cache";
 import type { RecordedJudge } from "../lib/judges/judge-settings";

@@ -15,7 +15,8 @@
  * - `qa`: question, reference, answer. Label a score in [0, 1], or pass/fail.
  * - `trajectory`: question, reference (the reference tool calls, as a dataset's
  *   `trajectory_ground_truth`), answer (the agent's tool calls, same shape). Label a score or pass/fail.
- * - `report_field`: question (the field's dotted path in the report), reference and answer
+ * - `report_field`: question (the field's path as the benchmark's metrics tree names it, root
+ *   key first: `report.Incident Summary.Description`), reference and answer
  *   (the field's reference and generated values). Label a score or pass/fail.
  *
  * Bounds (CALIBRATION_LIMITS): a file of at most 16 MiB, a line of at most 1,048,576 characters, 10,000

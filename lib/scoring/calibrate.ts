@@ -101,9 +101,12 @@ function calls(raw: unknown): ToolCallStep[] {
   return out;
 }
 
-/** `a.b.c` and a value → `{a: {b: {c: value}}}`: the report the field sits in. */
+/**
+ * A field's path as the metrics tree names it (its root key first, `report.Summary.Time`) and a
+ * value → the report it sits in (`{Summary: {Time: value}}`: the root key names the whole report).
+ */
 function nest(path: string, value: unknown): Record<string, unknown> {
-  const keys = path.split(".");
+  const keys = path.split(".").slice(1);
   let node: unknown = value;
   for (let i = keys.length - 1; i >= 0; i--) node = { [keys[i]!]: node };
   return node as Record<string, unknown>;
@@ -130,6 +133,8 @@ function itemOf(c: CalibrationCase): EvalItem {
     case "trajectory":
       return { ...base, trajectoryGroundTruth: calls(c.reference), trajectoryGroundTruthRaw: c.reference, output: { ...base.output!, answer: "", toolCalls: calls(c.answer) } };
     default: {
+      // The root field itself is the whole report: a value that is no object leaves nothing to judge.
+      if (!c.question.includes(".") && (typeof c.reference !== "object" || c.reference === null)) throw new Error(`"${c.question}" names the report's root: its reference and answer must be whole reports (objects)`);
       const source = `${c.file}:${c.line}`;
       return {
         ...base,

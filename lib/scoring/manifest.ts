@@ -16,7 +16,6 @@ import type { RecordedJudge } from "../judges/judge-settings";
 import { promptHashOf } from "../judges/grade-prompt";
 import { buildPrompt } from "../judges/prompts";
 import type { ItemResult } from "./item-result";
-import type { CalibrationRef } from "./calibration-report";
 import { trialItemKey } from "../benchmark/item-key";
 
 /** What Agentboard was when it scored: the package version, and the commit when the caller knows it. */
@@ -24,6 +23,14 @@ export interface AgentboardVersion {
   version: string;
   /** Short commit hash, `+` for uncommitted changes; null when unknown. */
   commit: string | null;
+}
+
+/** The stored calibration a run's judge had (its pooled pass/fail agreement with the benchmark's labelled cases). */
+export interface CalibrationRef {
+  id: number;
+  kappa: number | null;
+  accuracy: number | null;
+  n: number;
 }
 
 /** Where the judge was asked: nowhere (rules, or recorded verdicts), on this machine (loopback), or elsewhere. Never the URL. */

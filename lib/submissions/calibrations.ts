@@ -8,7 +8,7 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog, benchmarks, benchmarkVersions, judgeCalibrations, submissions } from "../../db/schema";
-import { calibrationHeadline, promptHashesDigest, type CalibrationReport } from "../scoring/calibration-report";
+import { calibrationHeadline, promptHashesDigest, type CalibrationReport } from "../aggregate/calibration-report";
 import { writeTx } from "./db-busy";
 import { publicationHold } from "./publication-hold";
 import { publishUnlessHeld, type Actor } from "./review";

@@ -1,14 +1,14 @@
 /**
  * What a submission's current run needs of its judge's calibration before it is published
- * (`judge.minKappa`, lib/scoring/calibration-gate.ts), read inside the writer's transaction;
+ * (`judge.minKappa`, lib/aggregate/calibration-gate.ts), read inside the writer's transaction;
  * and the calibration a run's judge has, for its manifest.
  */
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
 import { benchmarkVersions, judgeCalibrations, scoringRuns, submissions } from "../../db/schema";
 import type { BenchmarkSpec } from "../benchmark/spec";
-import { promptHashesDigest, type CalibrationRef } from "../scoring/calibration-report";
-import { calibrationHold, type StoredCalibrationHeadline } from "../scoring/calibration-gate";
+import { promptHashesDigest, type CalibrationRef } from "../aggregate/calibration-report";
+import { calibrationHold, type StoredCalibrationHeadline } from "../aggregate/calibration-gate";
 
 /** The version's calibrations, as the gate reads them. */
 export function versionCalibrations(db: Tx | Db, versionId: number): Promise<StoredCalibrationHeadline[]> {

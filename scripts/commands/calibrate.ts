@@ -19,7 +19,7 @@ import { formatCalibrationProblem } from "../../lib/formats/calibration-case";
 import { createMemoryGradeCache, type GradeCache } from "../../lib/judges/grade-cache";
 import { recordedJudge, type JudgeFlags } from "../../lib/judges/judge-settings";
 import { gradeCalibrationCases } from "../../lib/scoring/calibrate";
-import { buildCalibrationReport, parseCalibrationReport, type CalibrationReport } from "../../lib/scoring/calibration-report";
+import { buildCalibrationReport, parseCalibrationReport, type CalibrationReport } from "../../lib/aggregate/calibration-report";
 import { manifestJudge } from "../../lib/scoring/manifest";
 import { registerBenchmark } from "../../lib/submissions/benchmarks";
 import { CalibrationStoreError, storeCalibration } from "../../lib/submissions/calibrations";

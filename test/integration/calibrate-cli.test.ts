@@ -18,7 +18,9 @@ import { auditLog, judgeCalibrations } from "@/db/schema";
 import { gradePrompt } from "@/lib/judges/grade-prompt";
 import { judgePromptHashes } from "@/lib/scoring/manifest";
 import { verdictRequests } from "@/lib/scoring/waterfall";
-import type { CalibrationReport } from "@/lib/scoring/calibration-report";
+import { DEFAULT_FIELD_TEMPLATE, DEFAULT_QA_TEMPLATE, scoreMessages } from "@/lib/evaluators/prompts";
+import { NVIDIA_DEMO_DIR } from "@/scripts/demo/build-demo";
+import type { CalibrationReport } from "@/lib/aggregate/calibration-report";
 import { startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } from "../helpers/fake-openai-server";
 import { MINI_BENCHMARK } from "../helpers/mini-fixtures";
 import { runCli } from "../helpers/run-cli";
@@ -41,9 +43,9 @@ const labelOf = (i: number) => (i < 60 ? "pass" : "fail");
 const FLIPPED = new Set([0, 1, 2, 3, 4, 5, 60, 61, 62, 63]);
 const tag = (i: number) => `case-${String(i).padStart(3, "0")}`;
 
-function benchmarkWith(name: string, cases: Record<string, unknown>[]): string {
+function benchmarkWith(name: string, cases: Record<string, unknown>[], from = MINI_BENCHMARK): string {
   const root = path.join(work, name);
-  cpSync(MINI_BENCHMARK, root, { recursive: true });
+  cpSync(from, root, { recursive: true });
   mkdirSync(path.join(root, "calibration"));
   writeFileSync(path.join(root, "calibration/cases.jsonl"), cases.map((c) => JSON.stringify(c)).join("\n") + "\n");
   return root;
@@ -170,5 +172,56 @@ describe("agentboard calibrate", () => {
     const bad = await runCli(["calibration", "store", path.join(root, "benchmark.yaml"), "--db", dbFile]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: cannot read .*benchmark\.yaml: not JSON/);
+  });
+});
+
+describe("agentboard calibrate on the evaluators' stages", () => {
+  it("asks each qa, trajectory and report-field case what the capability's evaluator asks, and measures scores by MAE and ρ", async () => {
+    const description = "A forklift reversed into the path of a worker while a box truck was unloading.";
+    const root = benchmarkWith(
+      "nvidia",
+      [
+        { id: "qa-1", stage: "qa", capability: "video_qa", question: "How many forklifts crossed bay 2?", reference: "3 forklifts", answer: "three forklifts", label: 0.9, labelledBy: "vss-maintainer" },
+        { id: "tr-1", stage: "trajectory", capability: "tool_trajectory", question: "Show the clip of cam-07 at 08:40.", reference: [{ step: 1, name: "get_clip", params: { camera: "cam-07" } }], answer: [{ name: "get_clip", params: { camera: "cam-07" } }], label: 1, labelledBy: "vss-maintainer" },
+        { id: "rf-1", stage: "report_field", capability: "incident_report", question: "report.Incident Summary.Description", reference: description, answer: "A reversing forklift nearly hit a worker.", label: "pass", labelledBy: "vss-maintainer" },
+        { id: "rf-2", stage: "report_field", capability: "incident_report", question: "report.Incident Summary.Camera", reference: "cam-07", answer: "cam-07", label: "pass", labelledBy: "vss-maintainer" },
+      ],
+      NVIDIA_DEMO_DIR,
+    );
+    // The judge's scores: qa 0.8, trajectory 0.7, the report field 0.6 (a pass at 0.5 or above).
+    server.setResponder((r) => {
+      const u = userMessage(r);
+      const score = u.includes("forklifts crossed") ? 0.8 : u.includes("get_clip") ? 0.7 : 0.6;
+      return { content: JSON.stringify({ score, reasoning: "fake" }) };
+    });
+    const out = path.join(work, "nvidia-report.json");
+    const run = await runCli(["calibrate", "--benchmark", root, ...judgeFlags(), "--out", out, "--quiet"]);
+    expect(run.code).toBe(3);
+    const report = JSON.parse(readFileSync(out, "utf8")) as CalibrationReport;
+    expect(report.cases.map((c) => [c.id, c.outcome, c.score])).toEqual([
+      ["qa-1", "scored", 0.8],
+      ["tr-1", "scored", 0.7],
+      ["rf-1", "scored", 0.6],
+      ["rf-2", "unjudged", null],
+    ]);
+    // The Camera field is compared by exact match, never by a judge: nothing to calibrate, and said so.
+    expect(report.cases[3]!.reason).toBe('capability "incident_report" does not grade the report field "report.Incident Summary.Camera" with a judge (llm_judge) in its metrics');
+    // Three requests, one per judged case: the others the report evaluator would send are never sent.
+    expect(server.requestCount).toBe(3);
+    const sent = server.requests.map((r) => (r.json as { messages: unknown }).messages);
+    expect(sent).toContainEqual(scoreMessages(DEFAULT_QA_TEMPLATE, { question: "How many forklifts crossed bay 2?", answer: "three forklifts", reference: "3 forklifts" }));
+    expect(sent).toContainEqual(scoreMessages(DEFAULT_FIELD_TEMPLATE, { field_context: "\n\nField being evaluated: Description (what happened, in one or two sentences)", reference: description, actual: "A reversing forklift nearly hit a worker." }));
+    // Scores: |0.9 − 0.8| and |1 − 0.7| → MAE (0.1 + 0.3)/2 = 0.2. Ranks: labels (1, 2), judge (2, 1): ρ = −1.
+    const scores = report.summary.scores!;
+    expect(scores.n).toBe(2);
+    expect(scores.meanAbsoluteError.value).toBeCloseTo(0.2, 12);
+    expect(scores.spearman.value).toBeCloseTo(-1, 12);
+    // The report field's pass label against 0.6: agreed.
+    expect(report.summary.passFail!.confusion).toEqual({ passPass: 1, passFail: 0, failPass: 0, failFail: 0 });
+    expect(report.groups.map((g) => [g.stage, g.capability, g.cases, g.unjudged])).toEqual([
+      ["qa", "video_qa", 1, 0],
+      ["trajectory", "tool_trajectory", 1, 0],
+      ["report_field", "incident_report", 2, 1],
+    ]);
   });
 });

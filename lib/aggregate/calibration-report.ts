@@ -11,14 +11,16 @@
  * board shows and `judge.minKappa` is held to.
  */
 import { z } from "zod";
-import { AGREEMENT_BOOTSTRAP, passFailAgreement, scoreAgreement, type BootstrapOptions, type PassFailAgreement, type PassFailPair, type ScoreAgreement, type ScorePair } from "../aggregate/agreement";
+import { AGREEMENT_BOOTSTRAP, passFailAgreement, scoreAgreement, type BootstrapOptions, type PassFailAgreement, type PassFailPair, type ScoreAgreement, type ScorePair } from "./agreement";
 import { canonicalJson } from "../formats/canonical-json";
 import { CALIBRATION_STAGES, isPassFailLabel, type CalibrationLabel, type CalibrationStage } from "../formats/calibration-case";
 import { sha256 } from "../formats/sha256";
 import { formatZodIssues } from "../formats/zod-issues";
 import type { GradeOutcome } from "../judges/grader";
-import type { CaseGrade } from "./calibrate";
-import type { AgentboardVersion, RunManifest } from "./manifest";
+import type { CaseGrade } from "../scoring/calibrate";
+import type { AgentboardVersion, CalibrationRef, RunManifest } from "../scoring/manifest";
+
+export type { CalibrationRef };
 
 /** The judge as a run's manifest names it. */
 export type CalibratedJudge = Omit<RunManifest["judge"], "calibration">;
@@ -126,14 +128,6 @@ export function buildCalibrationReport(graded: readonly CaseGrade[], ctx: Report
 
 /** The digest of a judge's prompt-template hashes: with its id and the benchmark version, it keys a stored calibration. */
 export const promptHashesDigest = (hashes: Readonly<Record<string, string>>): string => sha256(canonicalJson(hashes));
-
-/** What a run's manifest says of the calibration its judge had when the run completed. */
-export interface CalibrationRef {
-  id: number;
-  kappa: number | null;
-  accuracy: number | null;
-  n: number;
-}
 
 /** The headline a stored calibration is held to and shown by: the pooled pass/fail agreement. */
 export function calibrationHeadline(report: Pick<CalibrationReport, "summary">): { n: number; accuracy: number | null; kappa: number | null } {
