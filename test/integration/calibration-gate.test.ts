@@ -16,7 +16,7 @@ import { passFail } from "@/lib/judges/grader";
 import { getCalibrations } from "@/lib/queries/calibration";
 import { getReviewEntry } from "@/lib/queries/activity";
 import { getLeaderboard } from "@/lib/queries/leaderboard";
-import { manifestJudge } from "@/lib/scoring/manifest";
+import { manifestJudge, parseManifest } from "@/lib/scoring/manifest";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { CalibrationStoreError, storeCalibration } from "@/lib/submissions/calibrations";
 import { ingestBundle } from "@/lib/submissions/ingest";
@@ -140,7 +140,10 @@ describe.each(ENGINES)("judge.minKappa on %s", (engine) => {
     // A later run's manifest names the calibration its judge had.
     await rescore(t.db, id, who());
     await scoreQueue();
-    expect((await manifestOf(id)).manifest!.judge.calibration).toEqual({ id: good.id, kappa: 1, accuracy: 1, n: 10 });
+    const later = (await manifestOf(id)).manifest!;
+    expect(later.judge.calibration).toEqual({ id: good.id, kappa: 1, accuracy: 1, n: 10 });
+    // `agentboard verify` reads it back as a manifest.
+    expect(parseManifest(JSON.parse(JSON.stringify(later)))).toEqual({ ok: true, manifest: later });
   });
 
   it("keeps a restored entry off the board while its judge's calibration falls short", async () => {
