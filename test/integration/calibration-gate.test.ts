@@ -20,6 +20,7 @@ import { manifestJudge, parseManifest } from "@/lib/scoring/manifest";
 import { registerBenchmark } from "@/lib/submissions/benchmarks";
 import { CalibrationStoreError, storeCalibration } from "@/lib/submissions/calibrations";
 import { ingestBundle } from "@/lib/submissions/ingest";
+import { loadIssueStatus, renderStatusComment } from "@/lib/submissions/github-status";
 import { approve, rescore, restore, withdraw } from "@/lib/submissions/review";
 import { createScoringDeps } from "@/lib/submissions/scoring-deps";
 import { runWorker } from "@/lib/submissions/worker";
@@ -117,6 +118,8 @@ describe.each(ENGINES)("judge.minKappa on %s", (engine) => {
     expect((await getReviewEntry(t.db, id))!.held).toBe(missing);
     const [heldRow] = await t.db.select().from(auditLog).where(and(eq(auditLog.submissionId, id), eq(auditLog.action, "publication:held")));
     expect(heldRow).toMatchObject({ actor: "maintainer:ada", reason: missing });
+    // The submission's GitHub status comment says it too (markdown neutralised: "\(" for "(").
+    expect(renderStatusComment(await loadIssueStatus(t.db, { author: "lab", problem: null, submissionId: id }, "https://board.example"))).toContain("Not published yet: the openai:grader judge has no stored calibration for this benchmark version and its prompts; judge.minKappa asks for κ ≥ 0.60 \\(agentboard calibrate --store\\)");
 
     // Below the bar: still held, and the reason says by how much.
     const low = await storeCalibration(t.db, report(HALF, server.baseUrl), who());
