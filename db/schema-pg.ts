@@ -283,3 +283,29 @@ export const signInFailures = pgTable(
   },
   (t) => [index("sign_in_failures_key").on(t.clientKey, t.at), index("sign_in_failures_at").on(t.at)],
 );
+
+export const judgeCalibrations = pgTable(
+  "judge_calibrations",
+  {
+    id: id(),
+    benchmarkVersionId: integer()
+      .notNull()
+      .references(() => benchmarkVersions.id),
+    judgeId: text().notNull(),
+    promptDigest: text().notNull(),
+    endpoint: text().notNull(),
+    n: integer().notNull(),
+    accuracy: doublePrecision(),
+    accuracyLow: doublePrecision(),
+    accuracyHigh: doublePrecision(),
+    kappa: doublePrecision(),
+    kappaLow: doublePrecision(),
+    kappaHigh: doublePrecision(),
+    cases: integer().notNull(),
+    unjudged: integer().notNull(),
+    report: text().notNull(),
+    calibratedAt: millis().notNull(),
+    storedAt: createdAt(),
+  },
+  (t) => [uniqueIndex("judge_calibrations_key").on(t.benchmarkVersionId, t.judgeId, t.promptDigest)],
+);

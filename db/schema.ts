@@ -10,6 +10,7 @@ import type { CostSummary } from "../lib/aggregate/cost";
 import type { TrialStats } from "../lib/aggregate/trials";
 import type { RunIntegrity } from "../lib/scoring/integrity-flags";
 import type { RunManifest } from "../lib/scoring/manifest";
+import type { CalibrationReport } from "../lib/aggregate/calibration-report";
 import type { RunItemSummary } from "../lib/queries/types";
 import type { CachedGrade } from "../lib/judges/grade-cache";
 import type { RecordedJudge } from "../lib/judges/judge-settings";
@@ -359,6 +360,42 @@ export const signInFailures = sqliteTable(
     at: integer({ mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("sign_in_failures_key").on(t.clientKey, t.at), index("sign_in_failures_at").on(t.at)],
+);
+
+/**
+ * A judge's agreement with a benchmark version's labelled cases (`agentboard calibrate`), one
+ * per (judge, prompt-template hashes, benchmark version): a newer report for the same key
+ * replaces the older. The headline (pooled pass/fail: n, accuracy, κ and their intervals) is in
+ * columns for /about and the publication gate (`judge.minKappa`); the whole report in JSON.
+ */
+export const judgeCalibrations = sqliteTable(
+  "judge_calibrations",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    benchmarkVersionId: integer()
+      .notNull()
+      .references(() => benchmarkVersions.id),
+    /** `openai:<model>` or `rules`: as scoring runs name their judge. */
+    judgeId: text().notNull(),
+    /** sha256 of the judge's prompt-template hashes (canonical JSON), as the run manifest records them. */
+    promptDigest: text().notNull(),
+    endpoint: text({ enum: ["none", "local", "remote"] }).notNull(),
+    /** Judged cases with pass/fail labels, pooled over every stage and capability. */
+    n: integer().notNull(),
+    accuracy: real(),
+    accuracyLow: real(),
+    accuracyHigh: real(),
+    kappa: real(),
+    kappaLow: real(),
+    kappaHigh: real(),
+    /** Every case of the set, and those the judge could not judge. */
+    cases: integer().notNull(),
+    unjudged: integer().notNull(),
+    report: text({ mode: "json" }).notNull().$type<CalibrationReport>(),
+    calibratedAt: integer({ mode: "timestamp_ms" }).notNull(),
+    storedAt: createdAt(),
+  },
+  (t) => [uniqueIndex("judge_calibrations_key").on(t.benchmarkVersionId, t.judgeId, t.promptDigest)],
 );
 
 export type SubmissionRow = typeof submissions.$inferSelect;

@@ -13,6 +13,7 @@ import { Command, CommanderError, Option } from "commander";
 import { versionLine } from "./commands/build-info";
 import { CliError } from "./commands/cli-errors";
 import type { BenchmarkInitFlags } from "./commands/benchmark-init";
+import type { CalibrateFlags, CalibrationStoreFlags } from "./commands/calibrate";
 import type { DbCopyFlags } from "./commands/db";
 import type { IngestFlags } from "./commands/github";
 import type { EvalFlags } from "./commands/eval";
@@ -87,6 +88,34 @@ needs(program.command("score"), ...BENCHMARK)
   .action(async (bundle: string, flags: ScoreFlags) => {
     const { scoreCommand } = await import("./commands/score");
     process.exitCode = await scoreCommand(bundle, flags);
+  });
+
+needs(program.command("calibrate"), ...BENCHMARK)
+  .description("grade the benchmark's labelled judge cases (calibration/*.jsonl) and print how often the judge agrees, per stage and capability")
+  .option("--judge <kind>", "rules (offline) or openai; each judge setting: flag > environment > benchmark.yaml judge > default (rules)")
+  .option("--judge-model <name>", "model for the openai judge (env AGENTBOARD_JUDGE_MODEL)")
+  .option("--judge-base-url <url>", "OpenAI-compatible base URL (env AGENTBOARD_JUDGE_BASE_URL, else OPENAI_BASE_URL)")
+  .option("--judge-concurrency <n>", "concurrent judge calls (env AGENTBOARD_JUDGE_CONCURRENCY; default 16)")
+  .option("--out <file>", "write the calibration report (JSON, with the judge's identity) here")
+  .option("--store", "store the report on the board (the database): /about shows it, judge.minKappa reads it; grades go through the board's grade cache")
+  .option(...DB)
+  .option("--json", "print the report as JSON instead of the table")
+  .option("--quiet", "no progress on stderr")
+  .action(async (flags: CalibrateFlags) => {
+    const { calibrateCommand } = await import("./commands/calibrate");
+    process.exitCode = await calibrateCommand(flags);
+  });
+
+program
+  .command("calibration")
+  .description("calibration reports on the board")
+  .command("store")
+  .description("store a calibration report (calibrate --out) on the board, for the benchmark version it names")
+  .argument("<report>", "the report's JSON file")
+  .option(...DB)
+  .action(async (report: string, flags: CalibrationStoreFlags) => {
+    const { calibrationStoreCommand } = await import("./commands/calibrate");
+    process.exitCode = await calibrationStoreCommand(report, flags);
   });
 
 needs(needs(program.command("verify"), "--bundle <bundle>", "the entry's bundle (folder or .zip)"), ...BENCHMARK)

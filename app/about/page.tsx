@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { ColumnHeaders } from "@/components/common/column-headers";
 import Link from "next/link";
 import { findBenchmarkVersion } from "@/lib/queries/benchmark-info";
+import { getCalibrations } from "@/lib/queries/calibration";
+import type { CalibrationSummary } from "@/lib/queries/types";
 import { pageDb } from "@/lib/queries/db";
 import { Notice } from "@/components/common/notice";
 import { PageHeader, Section } from "@/components/common/page-header";
@@ -25,9 +27,41 @@ const EVALUATORS: Record<string, string> = {
   report: "the agent's report is scored field by field along a metrics tree (exact match, token F1, regular expression, non-empty, judge), sections averaging their fields",
 };
 
+/** "93% [90, 96]": a share and its interval, in whole percent. */
+const percent = (v: number | null, lo: number | null, hi: number | null) => (v === null ? "—" : `${Math.round(100 * v)}%${lo !== null && hi !== null ? ` [${Math.round(100 * lo)}, ${Math.round(100 * hi)}]` : ""}`);
+const kappaText = (v: number | null, lo: number | null, hi: number | null) => (v === null ? "κ undefined (one class only)" : `κ ${v.toFixed(2)}${lo !== null && hi !== null ? ` [${lo.toFixed(2)}, ${hi.toFixed(2)}]` : ""}`);
+
+/** How far each judge of this version agrees with the benchmark's labelled cases, and the bar LLM-judged runs must meet. */
+function Calibration({ calibrations, minKappa }: { calibrations: CalibrationSummary[]; minKappa: number | null }) {
+  if (calibrations.length === 0 && minKappa === null) return null;
+  return (
+    <Section id="calibration" title="How far the judges agree with people">
+      <p className="text-sm">
+        The benchmark ships labelled judge cases: answers a person has already graded. A judge is run over them with the prompts it scores with, and its grades are compared with the labels
+        (accuracy and Cohen&apos;s κ, which discounts the agreement two raters reach by chance; 95% intervals from 1,000 seeded bootstrap resamples of the cases).
+      </p>
+      {calibrations.length ? (
+        <ul className="list-disc space-y-1 pl-6 text-sm" data-testid="calibrations">
+          {calibrations.map((c) => (
+            <li key={c.id}>
+              <span className="font-mono">{c.judgeId}</span> — agrees with {c.n} labelled case{c.n === 1 ? "" : "s"} {percent(c.accuracy, c.accuracyLow, c.accuracyHigh)}, {kappaText(c.kappa, c.kappaLow, c.kappaHigh)}
+              {c.cases > c.n ? <span className="text-slate-600 dark:text-slate-400"> ({c.cases - c.n} score-labelled case{c.cases - c.n === 1 ? "" : "s"} besides)</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm">No judge has been calibrated on this version yet.</p>
+      )}
+      {minKappa !== null ? <p className="text-sm">An entry graded by an LLM judge is published only when that judge, with the same prompts, shows κ ≥ {minKappa.toFixed(2)} here.</p> : null}
+    </Section>
+  );
+}
+
 export default async function AboutPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const info = await benchmarkOf(await searchParams);
-  if (!info) {
+  const db = await pageDb();
+  const found = await findBenchmarkVersion(db, firstParam(await searchParams, "benchmark"));
+  const info = found?.info;
+  if (!found || !info) {
     return (
       <div>
         <PageHeader title="Methodology" />
@@ -36,6 +70,7 @@ export default async function AboutPage({ searchParams }: { searchParams: Promis
     );
   }
   const weighted = info.capabilities.filter((c) => c.multiSourceWeight !== 1);
+  const calibrations = await getCalibrations(db, found.version.id);
 
   return (
     <div className="max-w-4xl space-y-8">
@@ -103,6 +138,8 @@ export default async function AboutPage({ searchParams }: { searchParams: Promis
           rescored.
         </p>
       </Section>
+
+      <Calibration calibrations={calibrations} minKappa={info.judgeMinKappa} />
 
       <Section id="aggregation" title="Weights and scores">
         <ul className="list-disc space-y-2 pl-6 text-sm">

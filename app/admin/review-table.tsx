@@ -101,6 +101,11 @@ export function ReviewTable({ rows }: { rows: ReviewRow[] }) {
           <td className={tdClass}>
             <StateBadge state={r.state} />
             {r.withdrawnFrom ? <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">from {r.withdrawnFrom}</span> : null}
+            {r.held ? (
+              <span className="mt-1 block max-w-xs text-xs text-amber-800 dark:text-amber-300" data-testid={`held-${r.id}`}>
+                Not published yet: {r.held}
+              </span>
+            ) : null}
           </td>
           <td className={`${tdClass} tabular-nums`}>{overallText(r)}</td>
           <td className={`${tdClass} max-w-md`} data-testid={`flags-${r.id}`}>

@@ -115,6 +115,11 @@ export const judgeSpecSchema = z
     model: z.string().optional(),
     baseUrl: z.string().url().optional(),
     concurrency: z.number().int().positive().max(256).optional(),
+    /**
+     * The least Cohen's κ a stored calibration of an LLM judge must show (its pooled pass/fail
+     * agreement with the benchmark's labelled cases) before a run it graded is published.
+     */
+    minKappa: z.number({ error: "expected Cohen's κ as a number from -1 to 1" }).min(-1, "expected Cohen's κ as a number from -1 to 1").max(1, "expected Cohen's κ as a number from -1 to 1").optional(),
   })
   .strict();
 

@@ -10,6 +10,7 @@ import { redactPaths } from "./redact-paths";
 import { prefixOf } from "./sql-prefix";
 import { createClipper, PUBLIC_RENDER_LIMITS } from "./render-limits";
 import type { ChangelogRow, ReviewRow } from "./types";
+import { heldReasons } from "./calibration";
 
 export interface PageOpts {
   page?: number;
@@ -129,7 +130,7 @@ export async function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter =
   const rows = await db
     .select({
       agent: prefixOf(submissions.agentName, PUBLIC_RENDER_LIMITS.name),
-      sub: { id: submissions.id, state: submissions.state, source: submissions.source, sourceRef: submissions.sourceRef, isDemo: submissions.isDemo, updatedAt: submissions.updatedAt },
+      sub: { id: submissions.id, state: submissions.state, source: submissions.source, sourceRef: submissions.sourceRef, isDemo: submissions.isDemo, updatedAt: submissions.updatedAt, versionId: submissions.benchmarkVersionId, runId: submissions.currentRunId },
       ...benchmarkColumns,
       withdrawnFrom,
       contact: prefixOf(submissions.contact, 300),
@@ -145,6 +146,8 @@ export async function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter =
     .orderBy(sql`${submissions.state} = 'scored' DESC`, desc(submissions.updatedAt), desc(submissions.id))
     .limit(pageSize)
     .offset(offset);
+  // An approved entry not on the board waits for its judge's calibration (judge.minKappa): say why.
+  const held = await heldReasons(db, rows.filter((r) => r.sub.state === "approved").map((r) => ({ id: r.sub.id, versionId: r.sub.versionId, runId: r.sub.runId })));
   return {
     waiting,
     total: opts.id !== undefined ? rows.length : total,
@@ -167,6 +170,7 @@ export async function getReviewQueuePage(db: Db, opts: PageOpts & ReviewFilter =
       agentType: clip.prefix(agentType, 100),
       notes: clip.prefix(notes, 1_000),
       flags: flagMessages(run?.flags, clip),
+      held: held.get(sub.id) ?? null,
     })),
   };
 }

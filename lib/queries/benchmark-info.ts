@@ -35,6 +35,7 @@ export function toInfo(slug: string, spec: BenchmarkSpec, versions: string[]): B
     retrieverTools: spec.retrieverTools,
     exactMatchWindow: spec.exactMatchWindow,
     showGroundTruth: spec.showGroundTruth,
+    judgeMinKappa: spec.judge?.minKappa ?? null,
     capabilities: spec.capabilities.map((c) => ({ id: c.id, label: c.label, description: c.description, directory: c.directory, multiSourceWeight: c.weights.multiSource, policies: c.policies, scorer: c.scorer })),
   };
 }

@@ -37,6 +37,8 @@ export interface BenchmarkInfo {
   retrieverTools: string[];
   exactMatchWindow: number;
   /** Whether the public may see the ground truth, and so the private half of every verdict. */
+  /** `judge.minKappa`: the κ an LLM judge's stored calibration must show before a run it graded is published; null without one. */
+  judgeMinKappa: number | null;
   showGroundTruth: boolean;
 }
 
@@ -374,6 +376,25 @@ export interface ReviewRow {
   notes: string;
   /** The current run's integrity flags, each with what triggered it. */
   flags: { kind: IntegrityFlagKind; message: string }[];
+  /** Approved but not published: why (its judge's calibration falls short of `judge.minKappa`); null otherwise. */
+  held: string | null;
+}
+
+/** A judge's stored calibration on a benchmark version, as /about shows it. */
+export interface CalibrationSummary {
+  id: number;
+  judgeId: string;
+  endpoint: string;
+  /** Judged cases with pass/fail labels (the headline's n), of `cases` in all. */
+  n: number;
+  cases: number;
+  accuracy: number | null;
+  accuracyLow: number | null;
+  accuracyHigh: number | null;
+  kappa: number | null;
+  kappaLow: number | null;
+  kappaHigh: number | null;
+  calibratedAt: string;
 }
 
 /** What a reader of the public changelog is told happened to an entry. */

@@ -25,6 +25,14 @@ export interface AgentboardVersion {
   commit: string | null;
 }
 
+/** The stored calibration a run's judge had (its pooled pass/fail agreement with the benchmark's labelled cases). */
+export interface CalibrationRef {
+  id: number;
+  kappa: number | null;
+  accuracy: number | null;
+  n: number;
+}
+
 /** Where the judge was asked: nowhere (rules, or recorded verdicts), on this machine (loopback), or elsewhere. Never the URL. */
 export type EndpointClass = "none" | "local" | "remote";
 
@@ -37,7 +45,14 @@ export interface RunManifest {
   groundTruthReplay: { hash: string | null; source: GroundTruthSource; items: number };
   agentboard: AgentboardVersion;
   /** Prompt hashes: one per prompt template the judge kind uses (none for rules), so a prompt change shows. */
-  judge: { kind: string; model: string | null; endpoint: EndpointClass; promptHashes: Record<string, string> };
+  judge: {
+    kind: string;
+    model: string | null;
+    endpoint: EndpointClass;
+    promptHashes: Record<string, string>;
+    /** The stored calibration this judge had for the benchmark version when the run completed (null: none); absent where nobody looked (the CLI's `score`, runs from before calibrations). */
+    calibration?: CalibrationRef | null;
+  };
   replay: { mode: ReplayMode };
   /** The bootstrap's seed. */
   seed: number;
@@ -71,7 +86,6 @@ export const trialOf = (item: object): number => {
 
 export function buildManifest(input: ManifestInput): RunManifest {
   const { benchmark, items } = input;
-  const judge = judgeOf(input.judge);
   const hashes = items.flatMap((i) => (i.scorer === "waterfall" && i.groundTruthHash ? [`${trialItemKey(i.capability, i.uuid, trialOf(i))}\0${i.groundTruthHash}`] : []));
   const grades = gradesOf(items);
   return {
@@ -84,7 +98,7 @@ export function buildManifest(input: ManifestInput): RunManifest {
       items: hashes.length,
     },
     agentboard: input.agentboard ?? UNKNOWN_VERSION,
-    judge: { ...judge, promptHashes: judge.kind === "rules" ? {} : judgePromptHashes() },
+    judge: manifestJudge(input.judge),
     replay: { mode: input.replay.mode },
     seed: input.seed,
     trials: items.reduce((k, i) => Math.max(k, trialOf(i)), 1),
@@ -92,8 +106,14 @@ export function buildManifest(input: ManifestInput): RunManifest {
   };
 }
 
+/** The judge as a manifest names it (a calibration report names its judge the same way). */
+export function manifestJudge(j: RecordedJudge | { id: string }): Omit<RunManifest["judge"], "calibration"> {
+  const judge = judgeOf(j);
+  return { ...judge, promptHashes: judge.kind === "rules" ? {} : judgePromptHashes() };
+}
+
 /** The judge's kind, model and endpoint class; a bare `{id}` (a grader without resolved settings) is read from its id. */
-function judgeOf(j: RecordedJudge | { id: string }): Omit<RunManifest["judge"], "promptHashes"> {
+export function judgeOf(j: RecordedJudge | { id: string }): Omit<RunManifest["judge"], "promptHashes"> {
   if ("kind" in j) return { kind: j.kind, model: j.model, endpoint: j.kind === "openai" ? endpointClass(j.baseUrl) : "none" };
   const { kind, model } = judgeOfId(j.id);
   return { kind, model, endpoint: kind === "openai" ? "remote" : "none" };
@@ -185,7 +205,13 @@ const manifestSchema = z.object({
   benchmark: z.object({ slug: text, version: text, contentHash: hash.nullable(), parts: z.object({ groundTruth: hash, files: hash, spec: hash, environment: hash }).nullable() }),
   groundTruthReplay: z.object({ hash: hash.nullable(), source: z.enum(["stored", "replayed", "stored+replayed", "environment", "files", "none"]), items: z.number().int().min(0) }),
   agentboard: z.object({ version: text, commit: text.nullable() }),
-  judge: z.object({ kind: text, model: text.nullable(), endpoint: z.enum(["none", "local", "remote"]), promptHashes: z.record(text, hash) }),
+  judge: z.object({
+    kind: text,
+    model: text.nullable(),
+    endpoint: z.enum(["none", "local", "remote"]),
+    promptHashes: z.record(text, hash),
+    calibration: z.object({ id: z.number().int(), kappa: z.number().nullable(), accuracy: z.number().nullable(), n: z.number().int().min(0) }).nullable().optional(),
+  }),
   replay: z.object({ mode: z.enum(["mcp", "recorded", "none"]) }),
   seed: z.number(),
   trials: z.number().int().min(1),

@@ -53,6 +53,29 @@ export function responseText(r: unknown): string {
   return typeof r === "string" ? r : JSON.stringify(r) ?? "null";
 }
 
+/** What of a turn its two judges read. */
+export type VerdictInput = Pick<WaterfallInput, "question" | "reference" | "predictedResponses" | "compat" | "window" | "evidenceMaxChars"> & { prediction: Pick<Turn, "answer"> };
+
+type CorrectnessRequest = Extract<GradeRequest, { kind: "correctness" }>;
+type GroundednessRequest = Extract<GradeRequest, { kind: "groundedness" }>;
+
+/**
+ * The requests a turn's correctness and groundedness stages send, in the benchmark's mode: one
+ * construction for the waterfall and for a calibration case, so a case is asked exactly what
+ * the scorer would ask (same prompt, same grade-cache key).
+ */
+export function verdictRequests(input: VerdictInput): { correctness: CorrectnessRequest; groundedness: GroundednessRequest; cut?: JudgeTexts["cut"]; bothEmpty: boolean } {
+  const texts = judgeTexts(input);
+  const base = { question: texts.question, answer: texts.answer, answerValue: input.prediction.answer };
+  return {
+    correctness: { kind: "correctness", ...base, reference: texts.reference, referenceValue: input.reference },
+    groundedness: { kind: "groundedness", ...base, question: input.compat === "vakra" ? input.question : texts.question, evidence: texts.evidence },
+    ...(texts.cut ? { cut: texts.cut } : {}),
+    // VAKRA passes correctness without a judge when both are empty (compat: vakra only).
+    bothEmpty: input.compat === "vakra" && texts.answer === "" && texts.reference === "",
+  };
+}
+
 /** What the judges read of a turn, in the benchmark's mode. */
 interface JudgeTexts {
   question: string;
@@ -68,7 +91,7 @@ interface JudgeTexts {
  * limit. VAKRA: its stringified, lower-cased forms, every one of the last `window`
  * responses as `str()`, uncut.
  */
-function judgeTexts(input: WaterfallInput): JudgeTexts {
+function judgeTexts(input: VerdictInput): JudgeTexts {
   const recent = input.predictedResponses.slice(-input.window);
   if (input.compat === "vakra") {
     return {
@@ -114,15 +137,13 @@ export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): 
     : skipped("exact", turnId, "no tool responses to compare (replay: none)");
   verdicts.push(exact);
 
-  const texts = judgeTexts(input);
-  const base = { question: texts.question, answer: texts.answer, answerValue: input.prediction.answer };
+  const requests = verdictRequests(input);
 
   let decidedBy: TurnScore["stage"] = "exact";
   if (exact.outcome !== "pass") {
-    const correctness =
-      input.compat === "vakra" && texts.answer === "" && texts.reference === ""
-        ? verdict({ stage: "correctness", turnId, outcome: "pass", score: 1, reason: "the answer and the reference are both empty (compat: vakra)", judge: "program" })
-        : await ask(deps, turnId, { kind: "correctness", ...base, reference: texts.reference, referenceValue: input.reference });
+    const correctness = requests.bothEmpty
+      ? verdict({ stage: "correctness", turnId, outcome: "pass", score: 1, reason: "the answer and the reference are both empty (compat: vakra)", judge: "program" })
+      : await ask(deps, turnId, requests.correctness);
     verdicts.push(correctness);
     if (correctness.outcome === "error") {
       verdicts.push(skipped("groundedness", turnId, "not reached: the correctness judge failed"));
@@ -141,10 +162,10 @@ export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): 
     verdicts.push(skipped("groundedness", turnId, "no tool responses to ground the answer in (replay: none)"));
     return done(1, decidedBy);
   }
-  const asked = await ask(deps, turnId, { kind: "groundedness", ...base, question: input.compat === "vakra" ? input.question : texts.question, evidence: texts.evidence });
+  const asked = await ask(deps, turnId, requests.groundedness);
   // A cut is part of the verdict: the judge did not see everything the agent saw.
-  const grounded = texts.cut
-    ? { ...asked, reason: `${asked.reason} (evidence truncated: the judge read the newest ${texts.cut.kept} of ${texts.cut.total} characters; evidenceMaxChars)` }
+  const grounded = requests.cut
+    ? { ...asked, reason: `${asked.reason} (evidence truncated: the judge read the newest ${requests.cut.kept} of ${requests.cut.total} characters; evidenceMaxChars)` }
     : asked;
   verdicts.push(grounded);
   if (grounded.outcome === "error") return done(0, "groundedness", "judge_error");

@@ -12,6 +12,7 @@ import type { Diagnostic } from "../formats/diagnostic";
 import { commentLines, commentText, fitComment } from "../github/comment-text";
 import { FLAG_KIND_LABELS, storedFlags, type IntegrityFlagKind } from "../scoring/integrity-flags";
 import type { ValidationReport } from "../validate/report";
+import { publicationHold } from "./publication-hold";
 
 export const STATUS_MARKER = "<!-- agentboard:status -->";
 export const LABEL_PREFIX = "agentboard: ";
@@ -50,6 +51,8 @@ export interface IssueStatus {
     detailUrl: string;
     /** The shown run's integrity flags, each saying what triggered it (absent: none). */
     flags?: { kind: IntegrityFlagKind; message: string }[];
+    /** Approved but not published: why (its judge's calibration falls short of `judge.minKappa`; absent: nothing holds it). */
+    held?: string | null;
   } | null;
 }
 
@@ -94,6 +97,7 @@ export async function loadIssueStatus(db: Db, issue: { author: string; problem: 
       reason: reasonRow?.reason || null,
       detailUrl: `${publicUrl}/submissions/${sub.id}`,
       flags: storedFlags(shown?.flags).map((f) => ({ kind: f.kind, message: f.message })),
+      held: sub.state === "approved" ? await publicationHold(db, sub.id) : null,
     },
   };
 }
@@ -220,6 +224,7 @@ export function renderStatusComment(status: IssueStatus): string {
   }
   if (s.overall) out.push(...scoreTable(s), "", `Details per capability, domain and item: ${s.detailUrl}`, "");
   if (s.overall && s.flags?.length) out.push(...flagsSection(s.flags), "");
+  if (s.state === "approved" && s.held) out.push(`Not published yet: ${text(s.held)}`, "");
   if (s.state === "scored") out.push("Maintainers: comment `/approve`, `/reject <reason>` or `/rescore`. The author may `/withdraw`.", "");
   if (s.state === "withdrawn") out.push("Maintainers can undo this: comment `/restore`.", "");
   return fitComment(out.join("\n").trimEnd() + "\n", { fullReportUrl: s.detailUrl });

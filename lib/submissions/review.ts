@@ -10,6 +10,7 @@ import { benchmarkOfVersion } from "./benchmarks";
 import { writeTx } from "./db-busy";
 import { FLAG_KIND_LABELS } from "../scoring/integrity-flags";
 import { clearRunFlag } from "./run-integrity";
+import { publicationHold } from "./publication-hold";
 import { queueRun, type RunSpec } from "./runs";
 import { canMove, restoreTransition, transition, TransitionError, type RestorableState, type Tx } from "./transitions";
 
@@ -113,12 +114,31 @@ async function publicationDetails(tx: Tx, id: number): Promise<PublicationDetail
   };
 }
 
-/** Approve a scored submission; it is published at once unless `publish` is false. */
+/**
+ * Approve a scored submission; it is published at once unless `publish` is false, or its
+ * judge's calibration falls short of the benchmark's `judge.minKappa` (publishUnlessHeld).
+ */
 export function approve(db: Db, id: number, who: Actor, opts: { publish?: boolean; reason?: string } = {}): Promise<void> {
   return writeTx(db, async (tx) => {
     await transition(tx, id, "approved", { actor: who.actor, at: who.at, reason: opts.reason ?? "", details: { runId: (await current(tx, id)).currentRunId } });
-    if (opts.publish ?? true) await transition(tx, id, "published", { actor: who.actor, at: who.at, details: { ...(await publicationDetails(tx, id)) } });
+    if (opts.publish ?? true) await publishUnlessHeld(tx, id, who);
   });
+}
+
+/**
+ * Publishes an approved submission, unless its current run's judge lacks the calibration the
+ * benchmark asks for (`judge.minKappa`): then it stays approved, with an audit row saying why
+ * (`publication:held`), and storing a calibration that meets the bar publishes it
+ * (calibrations.ts). Returns the reason it was held, or null when it was published.
+ */
+export async function publishUnlessHeld(tx: Tx, id: number, who: Actor): Promise<string | null> {
+  const held = await publicationHold(tx, id);
+  if (held) {
+    await tx.insert(auditLog).values({ at: who.at, actor: who.actor, action: "publication:held", submissionId: id, reason: held, details: { runId: (await current(tx, id)).currentRunId } });
+    return held;
+  }
+  await transition(tx, id, "published", { actor: who.actor, at: who.at, details: { ...(await publicationDetails(tx, id)) } });
+  return null;
 }
 
 export async function reject(db: Db, id: number, who: Actor, reason: string): Promise<void> {
@@ -212,7 +232,12 @@ export async function restore(db: Db, id: number, who: Actor, reason = ""): Prom
       const runId = await queueRun(tx, id, benchmark!, {}, who.at);
       await restoreTransition(tx, id, "queued", { ...move, details: { runId, restoredFrom: plan.from } });
     } else if (plan.to === "published") {
-      await restoreTransition(tx, id, "published", { ...move, details: { ...(await publicationDetails(tx, id)), restoredFrom: plan.from } });
+      // A judge whose calibration no longer meets the bar (judge.minKappa) keeps it approved, off the board.
+      const held = await publicationHold(tx, id);
+      if (held) {
+        await restoreTransition(tx, id, "approved", { ...move, details: { runId: (await current(tx, id)).currentRunId, restoredFrom: plan.from } });
+        await tx.insert(auditLog).values({ at: who.at, actor: who.actor, action: "publication:held", submissionId: id, reason: held, details: { runId: (await current(tx, id)).currentRunId } });
+      } else await restoreTransition(tx, id, "published", { ...move, details: { ...(await publicationDetails(tx, id)), restoredFrom: plan.from } });
     } else {
       await restoreTransition(tx, id, plan.to, { ...move, details: { runId: (await current(tx, id)).currentRunId, restoredFrom: plan.from } });
     }

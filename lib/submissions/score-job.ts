@@ -17,6 +17,7 @@ import type { RecordedJudge } from "../judges/judge-settings";
 import { isUnjudged, type ItemResult } from "../scoring/item-result";
 import { itemKey, trialItemKey } from "../benchmark/item-key";
 import type { AgentboardVersion } from "../scoring/manifest";
+import { calibrationRefFor } from "./publication-hold";
 import { scoreBundle } from "../aggregate/score-bundle";
 import type { ValidationLimits } from "../validate/limits";
 import { storedOverallResamples } from "../queries/resampled-entries";
@@ -332,6 +333,9 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
         await supersedeRun(tx, run, job.id, why, at);
         return "superseded";
       }
+      // The manifest names the calibration the run's judge had on this version when it completed.
+      const calibration = await calibrationRefFor(tx, sub.benchmarkVersionId, judgeId, results.manifest.judge.promptHashes);
+      const manifest = { ...results.manifest, judge: { ...results.manifest.judge, calibration } };
       for (const [capability, c] of Object.entries(results.capabilities)) {
         await tx
           .insert(capabilityScores)
@@ -342,7 +346,7 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
       }
       await tx
         .update(scoringRuns)
-        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest: results.manifest, trials: results.trials, trialStats: results.trialStats, itemSummary, overallResamples, finishedAt: at })
+        .set({ status: "completed", judgeId, judge: judge.judge, progressDone: items.length, progressTotal: items.length, overallScore: results.overall.score, overallCiLow: results.overall.ciLow, overallCiHigh: results.overall.ciHigh, complete: results.overall.complete, cost: results.cost, manifest, trials: results.trials, trialStats: results.trialStats, itemSummary, overallResamples, finishedAt: at })
         .where(eq(scoringRuns.id, run.id));
       await tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id));
       await tx.update(submissions).set({ currentRunId: run.id }).where(eq(submissions.id, sub.id));

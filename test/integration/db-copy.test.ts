@@ -110,6 +110,10 @@ async function seed(db: Db): Promise<void> {
   ]);
   await db.insert(s.leases).values([{ name: "intake:org/board", holder: "host:1", token: "t1", expiresAt: at(28) }]);
   await db.insert(s.adminSessions).values([{ nonce: "n".repeat(43), expiresAt: at(29), createdAt: at(30) }]);
+  await db.insert(s.judgeCalibrations).values([
+    { id: 70, benchmarkVersionId: 4, judgeId: "openai:judge-1", promptDigest: "d".repeat(64), endpoint: "remote", n: 400, accuracy: 0.93, accuracyLow: 0.9, accuracyHigh: 0.96, kappa: 0.85, kappaLow: -0, kappaHigh: 1e-300, cases: 410, unjudged: 0, report: { schema: "agentboard.calibration/1", note: "κ «quoted»" } as never, calibratedAt: at(33), storedAt: at(34) },
+    { id: 71, benchmarkVersionId: 5, judgeId: "rules", promptDigest: "e".repeat(64), endpoint: "none", n: 0, accuracy: null, accuracyLow: null, accuracyHigh: null, kappa: null, kappaLow: null, kappaHigh: null, cases: 3, unjudged: 0, report: {} as never, calibratedAt: at(35), storedAt: at(36) },
+  ]);
   await db.insert(s.signInFailures).values([
     { id: 60, clientKey: "203.0.113.9", at: at(31) },
     { id: 64, clientKey: "203.0.113.9", at: at(32) },
