@@ -3,7 +3,7 @@
  * and evidence (the admin pages sit behind maintainer sign-in), each judge's grade and words, the
  * entries whose runs asked it, and the decision once made. No public reader uses this module.
  */
-import { asc, count, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { asc, count, desc, eq, inArray, isNotNull, isNull, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { benchmarks, benchmarkVersions, gradeDisputeRuns, gradeDisputes, scoringRuns, submissions } from "../../db/schema";
 import type { DisputedRequest, MemberGrade } from "../judges/panel-grader";
@@ -31,14 +31,23 @@ export interface DisputeView {
 /** At most this many disputes on one page. */
 export const DISPUTES_PAGE = 50;
 
-export async function listDisputes(db: Db, filter: DisputeFilter): Promise<DisputeView[]> {
+export function listDisputes(db: Db, filter: DisputeFilter): Promise<DisputeView[]> {
+  return disputes(db, filter === "open" ? isNull(gradeDisputes.decisionOutcome) : isNotNull(gradeDisputes.decisionOutcome), filter === "open" ? [asc(gradeDisputes.createdAt)] : [desc(gradeDisputes.decidedAt)]);
+}
+
+/** One disputed grade by its key (the confirmation of a decision), or null. */
+export async function getDispute(db: Db, key: string): Promise<DisputeView | null> {
+  return (await disputes(db, eq(gradeDisputes.key, key), []))[0] ?? null;
+}
+
+async function disputes(db: Db, where: SQL | undefined, order: SQL[]): Promise<DisputeView[]> {
   const rows = await db
     .select({ d: gradeDisputes, version: benchmarkVersions.version, slug: benchmarks.slug })
     .from(gradeDisputes)
     .innerJoin(benchmarkVersions, eq(benchmarkVersions.id, gradeDisputes.benchmarkVersionId))
     .innerJoin(benchmarks, eq(benchmarks.id, benchmarkVersions.benchmarkId))
-    .where(filter === "open" ? isNull(gradeDisputes.decisionOutcome) : isNotNull(gradeDisputes.decisionOutcome))
-    .orderBy(filter === "open" ? asc(gradeDisputes.createdAt) : desc(gradeDisputes.decidedAt), asc(gradeDisputes.key))
+    .where(where)
+    .orderBy(...order, asc(gradeDisputes.key))
     .limit(DISPUTES_PAGE);
   const keys = rows.map((r) => r.d.key);
   const links = keys.length
