@@ -137,7 +137,7 @@ function DisputeCard({ d }: { d: DisputeView }) {
       <Entries d={d} />
       {d.decision ? (
         <p className="text-sm">
-          <span className="font-medium">Decided {gradeText(d.decision.outcome, d.decision.score)}</span> by {d.decision.by}, <TimeStamp iso={d.decision.at} />
+          <span className="font-medium">{`Decided ${gradeText(d.decision.outcome, d.decision.score)}`}</span> by {d.decision.by}, <TimeStamp iso={d.decision.at} />
           {d.decision.reason ? `: ${d.decision.reason}` : ""}
         </p>
       ) : (
@@ -154,7 +154,7 @@ function ConfirmDecision({ d, decision }: { d: DisputeView; decision: NonNullabl
   return (
     <section id="confirm" aria-labelledby="confirm-title" className="max-w-3xl space-y-4 rounded-md border border-amber-300 bg-amber-50/60 p-4 dark:border-amber-700 dark:bg-amber-950/30">
       <h2 id="confirm-title" className="text-lg font-semibold tracking-tight">
-        Decide this {d.kind} grade: {words}?
+        {`Decide this ${d.kind} grade: ${words}?`}
       </h2>
       <Asked d={d} />
       <Judges d={d} />
@@ -174,7 +174,7 @@ function ConfirmDecision({ d, decision }: { d: DisputeView; decision: NonNullabl
         </label>
         <textarea id="decision-reason" name="reason" maxLength={MAX_DECISION_REASON} rows={3} className={controlClass} />
         <div className="flex flex-wrap gap-2">
-          <button className={buttonClass}>Decide: {words}</button>
+          <button className={buttonClass}>{`Decide: ${words}`}</button>
           <Link href="/admin/disputes" className={secondaryButtonClass}>
             Cancel
           </Link>
