@@ -309,3 +309,34 @@ export const judgeCalibrations = pgTable(
   },
   (t) => [uniqueIndex("judge_calibrations_key").on(t.benchmarkVersionId, t.judgeId, t.promptDigest)],
 );
+
+export const gradeDisputes = pgTable("grade_disputes", {
+  key: text().primaryKey(),
+  kind: text().notNull(),
+  benchmarkVersionId: integer()
+    .notNull()
+    .references(() => benchmarkVersions.id),
+  capability: text().notNull(),
+  rule: text().notNull(),
+  request: text().notNull(),
+  members: text().notNull(),
+  createdAt: createdAt(),
+  decisionOutcome: text(),
+  decisionScore: doublePrecision(),
+  decidedBy: text(),
+  decidedAt: millis(),
+  decisionReason: text(),
+});
+
+export const gradeDisputeRuns = pgTable(
+  "grade_dispute_runs",
+  {
+    key: text()
+      .notNull()
+      .references(() => gradeDisputes.key),
+    runId: integer()
+      .notNull()
+      .references(() => scoringRuns.id),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.runId] }), index("grade_dispute_runs_run").on(t.runId)],
+);

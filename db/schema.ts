@@ -14,6 +14,8 @@ import type { CalibrationReport } from "../lib/aggregate/calibration-report";
 import type { RunItemSummary } from "../lib/queries/types";
 import type { CachedGrade } from "../lib/judges/grade-cache";
 import type { RecordedJudge } from "../lib/judges/judge-settings";
+import type { GradeKind } from "../lib/judges/grader";
+import type { Decision, DisputedRequest, MemberGrade, PanelRule } from "../lib/judges/panel-grader";
 import type { FunnelBucket, ItemResult, ItemStage, ItemStatus } from "../lib/scoring/item-result";
 import type { ScorerName } from "../lib/benchmark/spec";
 import type { PolicyOutcome } from "../lib/scoring/verdict";
@@ -108,7 +110,7 @@ export const scoringRuns = sqliteTable(
     submissionId: integer()
       .notNull()
       .references(() => submissions.id),
-    judgeKind: text({ enum: ["rules", "openai"] }).notNull(),
+    judgeKind: text({ enum: ["rules", "openai", "panel"] }).notNull(),
     judgeModel: text(),
     judgeId: text(),
     /** The judge as the one factory resolved it when the run was scored (never its key). */
@@ -396,6 +398,44 @@ export const judgeCalibrations = sqliteTable(
     storedAt: createdAt(),
   },
   (t) => [uniqueIndex("judge_calibrations_key").on(t.benchmarkVersionId, t.judgeId, t.promptDigest)],
+);
+
+/**
+ * Grades a judge panel disagreed on, one row per grade key (lib/judges/panel-grader.ts
+ * `decisionKey`: the same request from any submission has the same key), with what was asked
+ * (private: it holds the reference), each judge's grade, and a maintainer's decision once made.
+ */
+export const gradeDisputes = sqliteTable("grade_disputes", {
+  key: text().primaryKey(),
+  kind: text().notNull().$type<GradeKind>(),
+  benchmarkVersionId: integer()
+    .notNull()
+    .references(() => benchmarkVersions.id),
+  capability: text().notNull(),
+  rule: text().notNull().$type<PanelRule>(),
+  request: text({ mode: "json" }).notNull().$type<DisputedRequest>(),
+  members: text({ mode: "json" }).notNull().$type<MemberGrade[]>(),
+  createdAt: createdAt(),
+  /** The decision: pass/fail, or a score for graded stages; null until a maintainer decides. */
+  decisionOutcome: text().$type<Decision["outcome"]>(),
+  decisionScore: real(),
+  decidedBy: text(),
+  decidedAt: integer({ mode: "timestamp_ms" }),
+  decisionReason: text(),
+});
+
+/** Which runs asked a disputed grade: a decision re-aggregates each of them. */
+export const gradeDisputeRuns = sqliteTable(
+  "grade_dispute_runs",
+  {
+    key: text()
+      .notNull()
+      .references(() => gradeDisputes.key),
+    runId: integer()
+      .notNull()
+      .references(() => scoringRuns.id),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.runId] }), index("grade_dispute_runs_run").on(t.runId)],
 );
 
 export type SubmissionRow = typeof submissions.$inferSelect;

@@ -109,7 +109,8 @@ export const policyRuleSchema = z
   .strict()
   .refine((r) => r.allowTools || r.denyTools, "a policy rule needs allowTools or denyTools");
 
-export const judgeSpecSchema = z
+/** One judge: the benchmark's, or a member of its panel. */
+export const judgeMemberSchema = z
   .object({
     kind: z.enum(["rules", "openai"]).default("rules"),
     model: z.string().optional(),
@@ -122,6 +123,20 @@ export const judgeSpecSchema = z
     minKappa: z.number({ error: "expected Cohen's κ as a number from -1 to 1" }).min(-1, "expected Cohen's κ as a number from -1 to 1").max(1, "expected Cohen's κ as a number from -1 to 1").optional(),
   })
   .strict();
+
+/**
+ * A second opinion (docs/judges.md "Panels"): every LLM-judged grade is asked of each judge.
+ * `primary`: the first judge's grade stands; `majority`: of exactly three judges.
+ */
+export const judgePanelSchema = z
+  .object({
+    rule: z.enum(["primary", "majority"]).default("primary"),
+    judges: z.array(judgeMemberSchema).min(2, "a panel needs two or three judges").max(3, "a panel needs two or three judges"),
+  })
+  .strict()
+  .refine((p) => p.rule !== "majority" || p.judges.length === 3, { message: "a majority needs three judges", path: ["judges"] });
+
+export const judgeSpecSchema = judgeMemberSchema.extend({ panel: judgePanelSchema.optional() }).strict();
 
 /** At most this many canaries, each at most this long: the scan is linear in the bundle's bytes times their number. */
 export const MAX_CANARIES = 20;
@@ -213,6 +228,7 @@ export function leadingCallsDropped(env: Pick<EnvironmentSpec, "dropLeadingGroun
 export type ServerSpec = z.infer<typeof serverSpecSchema>;
 export type PolicyRule = z.infer<typeof policyRuleSchema>;
 export type JudgeSpec = z.infer<typeof judgeSpecSchema>;
+export type JudgePanelSpec = z.infer<typeof judgePanelSchema>;
 export type IntegritySpec = z.infer<typeof integritySpecSchema>;
 export type BenchmarkSpec = z.infer<typeof benchmarkSpecSchema>;
 export type BenchmarkSpecInput = z.input<typeof benchmarkSpecSchema>;

@@ -78,6 +78,15 @@ export interface Grade {
   cacheHit: boolean;
   /** Field discovery: each unlisted field's match. */
   matches?: FieldMatch[];
+  /** A panel's grade (panel-grader.ts): its request's decision key, whether its judges disagreed, whether a maintainer decided it. */
+  panel?: PanelMark;
+}
+
+/** What a panel's grade says of itself; the members' grades are in the item's panel records. */
+export interface PanelMark {
+  key: string;
+  disputed: boolean;
+  decided: boolean;
 }
 
 export interface Grader {

@@ -27,11 +27,15 @@ import { CHAT_DEFAULTS, type ChatClient, type ChatClientOptions, type Structured
 import type { GradeCache } from "./grade-cache";
 import type { Grader } from "./grader";
 import { createOpenAiGrader } from "./openai-grader";
+import { createPanelGrader, type DecisionLookup, type PanelRule } from "./panel-grader";
 import { createRulesGrader } from "./rules-grader";
 import { createVerdictsGrader } from "./verdicts-grader";
 import { readVerdictFile, type VerdictExport } from "./verdict-file";
 
-export type JudgeKind = "rules" | "openai" | "verdicts";
+export type JudgeKind = "rules" | "openai" | "verdicts" | "panel";
+
+/** A panel member as a config names it: its kind, model and base URL are its own. */
+export type PanelMemberDefaults = Pick<JudgeDefaults, "kind" | "model" | "baseUrl" | "concurrency">;
 
 /** What a config file says about its judge (benchmark.yaml `judge`, an eval.yaml evaluator's `judge`). */
 export interface JudgeDefaults {
@@ -45,6 +49,8 @@ export interface JudgeDefaults {
   maxAttempts?: number;
   temperature?: number;
   maxTokens?: number;
+  /** benchmark.yaml `judge.panel`: two or three judges and the rule their grades follow (panel-grader.ts). */
+  panel?: { rule: PanelRule; judges: PanelMemberDefaults[] };
 }
 
 export interface JudgeFlags {
@@ -82,6 +88,8 @@ export interface JudgeSettings {
   ambiguousRetries?: number;
   /** The `verdicts` judge's file. */
   verdictsFile?: string;
+  /** The `panel` judge's rule and members, each resolved like a judge of its own. */
+  panel?: { rule: PanelRule; members: JudgeSettings[] };
 }
 
 /** What a run records about its judge: everything but the key. */
@@ -91,6 +99,8 @@ export interface RecordedJudge {
   model: string | null;
   baseUrl: string | null;
   concurrency: number;
+  /** A panel's rule and members. */
+  panel?: { rule: PanelRule; members: RecordedJudge[] };
 }
 
 export const DEFAULT_JUDGE_CONCURRENCY = 16;
@@ -105,14 +115,16 @@ export class JudgeSettingsError extends Error {
 const first = <T>(...values: (T | undefined | null | "")[]): T | undefined => values.find((v): v is T => v !== undefined && v !== null && v !== "");
 
 export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: JudgeSources): JudgeSettings {
-  const kind = first(flags.judge, env.AGENTBOARD_JUDGE, config.kind) ?? "rules";
-  if (kind !== "rules" && kind !== "openai" && kind !== "verdicts") throw new JudgeSettingsError(`the judge must be "rules", "openai" or "verdicts", got "${kind}" (--judge, AGENTBOARD_JUDGE or the config's judge.kind)`);
+  // A config's panel is its judge, unless a flag or the environment names another.
+  const kind = first(flags.judge, env.AGENTBOARD_JUDGE, config.panel ? "panel" : config.kind) ?? "rules";
+  if (kind !== "rules" && kind !== "openai" && kind !== "verdicts" && kind !== "panel") throw new JudgeSettingsError(`the judge must be "rules", "openai", "verdicts" or "panel", got "${kind}" (--judge, AGENTBOARD_JUDGE or the config's judge.kind)`);
   const rawConcurrency = first<string | number>(flags.judgeConcurrency, env.AGENTBOARD_JUDGE_CONCURRENCY, config.concurrency) ?? DEFAULT_JUDGE_CONCURRENCY;
   const concurrency = Number(rawConcurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
     throw new JudgeSettingsError(`the judge's concurrency must be an integer from 1 to 256, got "${rawConcurrency}" (--judge-concurrency, AGENTBOARD_JUDGE_CONCURRENCY or judge.concurrency)`);
   }
   if (kind === "rules") return { kind, concurrency };
+  if (kind === "panel") return { kind, concurrency, panel: resolvePanel(config.panel, env) };
   if (kind === "verdicts") {
     if (!flags.judgeVerdicts) throw new JudgeSettingsError("the verdicts judge needs the exported verdicts to answer from: --judge-verdicts <file>");
     return { kind, concurrency, verdictsFile: flags.judgeVerdicts };
@@ -149,6 +161,25 @@ export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: Judg
     ...(structuredOutput ? { structuredOutput } : {}),
     ...(ambiguousRetries !== undefined ? { ambiguousRetries } : {}),
   };
+}
+
+/**
+ * A panel's members: each member's kind, model, base URL and concurrency come from the panel
+ * (as flags would: the environment's AGENTBOARD_JUDGE and AGENTBOARD_JUDGE_MODEL do not change
+ * a member); the environment gives the key and the limits, and the base URL where a member
+ * names none.
+ */
+function resolvePanel(panel: JudgeDefaults["panel"], env: Readonly<Record<string, string | undefined>>): NonNullable<JudgeSettings["panel"]> {
+  if (!panel) throw new JudgeSettingsError("the panel judge needs judge.panel in benchmark.yaml (two or three judges and a rule)");
+  const members = panel.judges.map((m, i) => {
+    try {
+      return resolveJudgeSettings({ flags: { judge: m.kind ?? "rules", ...(m.model ? { judgeModel: m.model } : {}), ...(m.baseUrl ? { judgeBaseUrl: m.baseUrl } : {}), ...(m.concurrency ? { judgeConcurrency: m.concurrency } : {}) }, env });
+    } catch (err) {
+      if (err instanceof JudgeSettingsError) throw new JudgeSettingsError(`judge.panel.judges[${i}]: ${err.message}`);
+      throw err;
+    }
+  });
+  return { rule: panel.rule, members };
 }
 
 /**
@@ -189,10 +220,11 @@ function millis(env: Readonly<Record<string, string | undefined>>, name: string)
   return n;
 }
 
-export const judgeId = (s: Pick<JudgeSettings, "kind" | "model">): string => (s.kind === "openai" ? `openai:${s.model}` : s.kind);
+export const judgeId = (s: Pick<JudgeSettings, "kind" | "model" | "panel">): string =>
+  s.kind === "openai" ? `openai:${s.model}` : s.kind === "panel" && s.panel ? `panel:${s.panel.rule}(${s.panel.members.map(judgeId).join(",")})` : s.kind;
 
 export function recordedJudge(s: JudgeSettings): RecordedJudge {
-  return { id: judgeId(s), kind: s.kind, model: s.model ?? null, baseUrl: s.baseUrl ?? null, concurrency: s.concurrency };
+  return { id: judgeId(s), kind: s.kind, model: s.model ?? null, baseUrl: s.baseUrl ?? null, concurrency: s.concurrency, ...(s.panel ? { panel: { rule: s.panel.rule, members: s.panel.members.map(recordedJudge) } } : {}) };
 }
 
 /** Transport seams for tests (a fake clock, a fake fetch). */
@@ -203,8 +235,14 @@ export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "rando
  * graders. The verdicts judge answers from `verdicts` (else its file) and needs the benchmark's
  * `keySalt` (content-hash.ts) to find them.
  */
-export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport; client?: ChatClient; verdicts?: VerdictExport; keySalt?: string } = {}): Grader {
+export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport; client?: ChatClient; verdicts?: VerdictExport; keySalt?: string; decisions?: DecisionLookup } = {}): Grader {
   if (s.kind === "rules") return createRulesGrader();
+  if (s.kind === "panel") {
+    if (!s.panel) throw new JudgeSettingsError("the panel judge needs its members (judge.panel in benchmark.yaml)");
+    // Each member asks its own model through its own client; they share the grade cache, keyed by model.
+    const { client: _shared, decisions, ...memberDeps } = deps;
+    return createPanelGrader({ rule: s.panel.rule, members: s.panel.members.map((m) => createGrader(m, memberDeps)), ...(decisions ? { decisions } : {}) });
+  }
   if (s.kind === "verdicts") {
     if (deps.keySalt === undefined) throw new JudgeSettingsError("the verdicts judge needs the benchmark's key salt (load the benchmark first)");
     let verdicts = deps.verdicts;

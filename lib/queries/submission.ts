@@ -246,7 +246,7 @@ export async function getItem(db: Db, runId: number, capability: string, uuid: s
     if (!row) return null;
     clip.cuts++;
     const reason = `This item's stored result is too large to show here (${Math.round(size.n / 1048576).toLocaleString("en-US")} MB).`;
-    return { ...row, domain: clip.name(row.domain), reason, detail: null, hasTurn: false, query: "", answer: null, calls: [], responses: [], verdicts: [], trajectory: null, evaluation: null, truncated: clip.cuts };
+    return { ...row, domain: clip.name(row.domain), reason, detail: null, hasTurn: false, query: "", answer: null, calls: [], responses: [], verdicts: [], trajectory: null, evaluation: null, panel: [], truncated: clip.cuts };
   }
   const [row] = await db.select().from(itemResults).where(where).limit(1);
   if (!row) return null;
@@ -281,6 +281,7 @@ function clipItem(item: ItemDetail, clip: ReturnType<typeof createClipper>): Ite
           subScores: item.evaluation.subScores,
         }
       : null,
+    panel: item.panel.map((p) => ({ ...p, members: p.members.map((m) => ({ ...m, judge: clip.name(m.judge), reason: clip.text(m.reason) })) })),
   };
 }
 
@@ -362,6 +363,14 @@ function readItem(row: typeof itemResults.$inferSelect, open: boolean): ItemDeta
           details: open ? evaluation.details : null,
         }
       : null,
+    panel: (r.panel ?? []).map((p) => ({
+      kind: p.kind,
+      disputed: p.disputed,
+      decided: p.decided !== null,
+      outcome: p.decided?.outcome ?? p.outcome,
+      score: p.decided?.score ?? p.score,
+      members: p.members.map((m) => ({ judge: m.judge, outcome: m.outcome, score: m.score, reason: m.reason })),
+    })),
   };
 }
 

@@ -309,6 +309,19 @@ export interface ItemDetail extends ItemSummary {
   trajectory: TrajectoryView | null;
   /** Evaluator capabilities: the evaluator's result for this item. */
   evaluation: EvaluationView | null;
+  /** A judge panel's grades of this item: each judge's public grade, disagreement, a maintainer's decision. */
+  panel: PanelGradeView[];
+}
+
+/** One panel grade as the public sees it: never the judges' private words, never the reference. */
+export interface PanelGradeView {
+  kind: string;
+  disputed: boolean;
+  /** A maintainer decided this grade. */
+  decided: boolean;
+  outcome: string;
+  score: number | null;
+  members: { judge: string; outcome: string; score: number | null; reason: string }[];
 }
 
 export interface EvaluatorRow {

@@ -10,6 +10,7 @@ import type { Turn } from "../formats/dialogue";
 import type { ReplayMode } from "../replay/replay-port";
 import type { EvalItemResult } from "../evaluators/result";
 import type { GradeUse } from "../judges/grade-log";
+import type { PanelRecord } from "../judges/panel-grader";
 import type { CallPairing } from "../evaluators/trajectory-compare";
 import type { TurnStatus } from "./waterfall";
 import type { PolicyOutcome, StageName, Verdict } from "./verdict";
@@ -87,6 +88,8 @@ interface ItemCommon {
   fingerprint?: string | null;
   /** The LLM judge's grades this item used (none for the rules judge), for the run's verdict export. */
   grades?: GradeUse[];
+  /** A panel's grades (panel-grader.ts): each member's grade, disagreement, a maintainer's decision. Private: the members' details and a disputed request quote the reference. */
+  panel?: PanelRecord[];
 }
 
 export interface WaterfallTurn {

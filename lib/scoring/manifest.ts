@@ -17,6 +17,7 @@ import { promptHashOf } from "../judges/grade-prompt";
 import { buildPrompt } from "../judges/prompts";
 import type { ItemResult } from "./item-result";
 import { trialItemKey } from "../benchmark/item-key";
+import { panelAgreement, type PanelAgreement } from "./panel-agreement";
 
 /** What Agentboard was when it scored: the package version, and the commit when the caller knows it. */
 export interface AgentboardVersion {
@@ -63,6 +64,8 @@ export interface RunManifest {
    * or cache hits). `gradesDigest`: every exported judge grade's key, outcome and score.
    */
   verdicts: { digest: string; items: number; grades: number; gradesDigest: string };
+  /** A judge panel's agreement per capability, its disputed and decided grades (panel-agreement.ts); absent without a panel. */
+  panel?: PanelAgreement;
 }
 
 export interface ManifestInput {
@@ -88,6 +91,7 @@ export function buildManifest(input: ManifestInput): RunManifest {
   const { benchmark, items } = input;
   const hashes = items.flatMap((i) => (i.scorer === "waterfall" && i.groundTruthHash ? [`${trialItemKey(i.capability, i.uuid, trialOf(i))}\0${i.groundTruthHash}`] : []));
   const grades = gradesOf(items);
+  const panel = panelAgreement(items);
   return {
     schema: "agentboard.manifest/1",
     bundle: { sha256: input.bundleSha256 },
@@ -103,6 +107,7 @@ export function buildManifest(input: ManifestInput): RunManifest {
     seed: input.seed,
     trials: items.reduce((k, i) => Math.max(k, trialOf(i)), 1),
     verdicts: { digest: verdictDigest(items), items: items.length, grades: grades.size, gradesDigest: gradesDigest(grades) },
+    ...(panel ? { panel } : {}),
   };
 }
 
@@ -114,6 +119,11 @@ export function manifestJudge(j: RecordedJudge | { id: string }): Omit<RunManife
 
 /** The judge's kind, model and endpoint class; a bare `{id}` (a grader without resolved settings) is read from its id. */
 export function judgeOf(j: RecordedJudge | { id: string }): Omit<RunManifest["judge"], "promptHashes"> {
+  if ("kind" in j && j.panel) {
+    // A panel asks wherever its members do: the farthest of their endpoints.
+    const ends = j.panel.members.map((m) => judgeOf(m).endpoint);
+    return { kind: j.kind, model: j.model, endpoint: ends.includes("remote") ? "remote" : ends.includes("local") ? "local" : "none" };
+  }
   if ("kind" in j) return { kind: j.kind, model: j.model, endpoint: j.kind === "openai" ? endpointClass(j.baseUrl) : "none" };
   const { kind, model } = judgeOfId(j.id);
   return { kind, model, endpoint: kind === "openai" ? "remote" : "none" };
@@ -216,6 +226,13 @@ const manifestSchema = z.object({
   seed: z.number(),
   trials: z.number().int().min(1),
   verdicts: z.object({ digest: hash, items: z.number().int().min(0), grades: z.number().int().min(0), gradesDigest: hash }),
+  panel: z
+    .object({
+      agreement: z.record(text, z.object({ compared: z.number().int().min(0), agreed: z.number().int().min(0) })),
+      disputed: z.number().int().min(0),
+      decided: z.number().int().min(0),
+    })
+    .optional(),
 });
 
 /** A manifest from untrusted JSON (a server's answer, a results file), or what is wrong with it. */

@@ -10,6 +10,7 @@ import type { ItemTask } from "./capability-scorers/capability-scorer";
 import { scorerOf } from "./capability-scorers/registry";
 import type { Grader } from "../judges/grader";
 import { loggingGrader, withGradeLog } from "../judges/grade-log";
+import { withPanelLog } from "../judges/panel-grader";
 import type { ItemResult } from "./item-result";
 import { itemKey, trialItemKey } from "../benchmark/item-key";
 import { mapPool } from "../judges/limit";
@@ -110,6 +111,7 @@ export async function scoreSubmission(benchmark: Benchmark, submission: Submissi
 
 /** One item, with the keyed grades it used (none for the rules judge: its grades have no prompt). */
 async function scoreTask(task: ItemTask): Promise<ItemResult> {
-  const { value, grades } = await withGradeLog(() => task.run());
-  return grades.length > 0 ? { ...value, grades } : value;
+  // A panel's grades are kept with the item too: each member's, and whether they disagreed (panel-grader.ts).
+  const { value: { value, grades }, panel } = await withPanelLog(() => withGradeLog(() => task.run()));
+  return { ...value, ...(grades.length > 0 ? { grades } : {}), ...(panel.length > 0 ? { panel } : {}) };
 }

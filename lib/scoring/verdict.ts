@@ -1,4 +1,6 @@
 /** One verdict shape for every stage of the waterfall and every judge. */
+import type { PanelMark } from "../judges/grader";
+
 export type StageName = "policy" | "exact" | "correctness" | "groundedness";
 
 export type VerdictOutcome =
@@ -31,6 +33,8 @@ export interface Verdict {
   promptHash: string | null;
   cacheHit: boolean;
   latencyMs: number;
+  /** A panel's grade: its decision key, whether the judges disagreed, whether a maintainer decided it (panel-grader.ts). */
+  panel?: PanelMark;
 }
 
 type VerdictInput = Omit<Verdict, "promptHash" | "cacheHit" | "latencyMs" | "detail"> & Partial<Pick<Verdict, "promptHash" | "cacheHit" | "latencyMs" | "detail">>;

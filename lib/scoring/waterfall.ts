@@ -145,13 +145,12 @@ export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): 
       ? verdict({ stage: "correctness", turnId, outcome: "pass", score: 1, reason: "the answer and the reference are both empty (compat: vakra)", judge: "program" })
       : await ask(deps, turnId, requests.correctness);
     verdicts.push(correctness);
-    if (correctness.outcome === "error") {
-      verdicts.push(skipped("groundedness", turnId, "not reached: the correctness judge failed"));
-      return done(0, "correctness", "judge_error");
-    }
-    if (correctness.outcome === "fail") {
-      verdicts.push(skipped("groundedness", turnId, "not reached: the answer is not correct"));
-      return done(0, "correctness");
+    if (correctness.outcome === "error" || correctness.outcome === "fail") {
+      // A panel's disputed correctness grade may be decided a pass later: groundedness is asked
+      // ahead, so the decision settles the turn from its stored verdicts (apply-decisions.ts).
+      if (correctness.panel?.disputed && input.hasResponses) verdicts.push(aside(await askGroundedness(deps, turnId, requests)));
+      else verdicts.push(skipped("groundedness", turnId, correctness.outcome === "error" ? "not reached: the correctness judge failed" : "not reached: the answer is not correct"));
+      return correctness.outcome === "error" ? done(0, "correctness", "judge_error") : done(0, "correctness");
     }
     decidedBy = "correctness";
   } else {
@@ -162,14 +161,45 @@ export async function runWaterfall(input: WaterfallInput, deps: WaterfallDeps): 
     verdicts.push(skipped("groundedness", turnId, "no tool responses to ground the answer in (replay: none)"));
     return done(1, decidedBy);
   }
-  const asked = await ask(deps, turnId, requests.groundedness);
-  // A cut is part of the verdict: the judge did not see everything the agent saw.
-  const grounded = requests.cut
-    ? { ...asked, reason: `${asked.reason} (evidence truncated: the judge read the newest ${requests.cut.kept} of ${requests.cut.total} characters; evidenceMaxChars)` }
-    : asked;
+  const grounded = await askGroundedness(deps, turnId, requests);
   verdicts.push(grounded);
   if (grounded.outcome === "error") return done(0, "groundedness", "judge_error");
   return done(grounded.score ?? 0, "groundedness");
+}
+
+/** What a groundedness verdict asked ahead says: it did not decide the turn (yet). */
+export const ASKED_AHEAD = "asked ahead: the correctness grade is disputed";
+
+function aside(v: Verdict): Verdict {
+  return { ...v, reason: `${v.reason} (${ASKED_AHEAD})` };
+}
+
+async function askGroundedness(deps: WaterfallDeps, turnId: number, requests: ReturnType<typeof verdictRequests>): Promise<Verdict> {
+  const asked = await ask(deps, turnId, requests.groundedness);
+  // A cut is part of the verdict: the judge did not see everything the agent saw.
+  const cut = requests.cut;
+  return cut ? { ...asked, reason: `${asked.reason} (evidence truncated: the judge read the newest ${cut.kept} of ${cut.total} characters; evidenceMaxChars)` } : asked;
+}
+
+/**
+ * A turn's score from its verdicts, as runWaterfall decided it: for a turn whose verdicts a
+ * maintainer's decision changed (apply-decisions.ts). A groundedness verdict asked ahead counts
+ * once correctness passes.
+ */
+export function settleTurn(verdicts: readonly Verdict[]): { score: number; stage: StageName | "none"; status: TurnStatus } {
+  const of = (stage: StageName) => verdicts.find((v) => v.stage === stage);
+  if (of("policy")?.outcome === "fail") return { score: 0, stage: "policy", status: "scored" };
+  let decidedBy: StageName = "exact";
+  if (of("exact")?.outcome !== "pass") {
+    const c = of("correctness");
+    if (!c || c.outcome === "error") return { score: 0, stage: "correctness", status: "judge_error" };
+    if (c.outcome === "fail") return { score: 0, stage: "correctness", status: "scored" };
+    decidedBy = "correctness";
+  }
+  const g = of("groundedness");
+  if (!g || g.outcome === "skipped") return { score: 1, stage: decidedBy, status: "scored" };
+  if (g.outcome === "error") return { score: 0, stage: "groundedness", status: "judge_error" };
+  return { score: g.score ?? 0, stage: "groundedness", status: "scored" };
 }
 
 async function ask(deps: WaterfallDeps, turnId: number, req: Extract<GradeRequest, { kind: "correctness" | "groundedness" }>): Promise<Verdict> {
@@ -186,5 +216,6 @@ async function ask(deps: WaterfallDeps, turnId: number, req: Extract<GradeReques
     promptHash: g.promptHash,
     cacheHit: g.cacheHit,
     latencyMs: Math.round(deps.now() - started),
+    ...(g.panel ? { panel: g.panel } : {}),
   });
 }

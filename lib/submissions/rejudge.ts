@@ -32,6 +32,7 @@ import { itemScoresOf, resampleRun, versionPlan, type ItemScore } from "../queri
 import { benchmarkOfVersion } from "./benchmarks";
 import { localBundle } from "./bundle-storage";
 import { rescore, type Actor } from "./review";
+import type { RunSpec } from "./runs";
 import type { ScoringDeps } from "./score-job";
 import { TransitionError } from "./transitions";
 
@@ -220,7 +221,7 @@ export type QueueOutcome = { id: number; runId: number } | { id: number; skipped
  * its new run). Only entries rejudged in full are queued: one that could not be read, or that
  * the judge left incomplete, would be taken off the board to end in error.
  */
-export async function queueRejudged(db: Db, report: RejudgeReport, spec: { judgeKind: "rules" | "openai"; judgeModel?: string }, who: Actor): Promise<QueueOutcome[]> {
+export async function queueRejudged(db: Db, report: RejudgeReport, spec: Pick<RunSpec, "judgeKind" | "judgeModel">, who: Actor): Promise<QueueOutcome[]> {
   const out: QueueOutcome[] = [];
   for (const e of report.entries) {
     if (!rejudgedInFull(e)) {

@@ -6,7 +6,8 @@ import { auditLog, jobs, scoringRuns, submissions, type SubmissionState } from "
 import { transition, type Tx } from "./transitions";
 
 export interface RunSpec {
-  judgeKind: "rules" | "openai";
+  /** `panel`: the benchmark's judge.panel (lib/judges/panel-grader.ts). */
+  judgeKind: "rules" | "openai" | "panel";
   judgeModel?: string;
   replayMode: ReplayMode;
 }
@@ -14,6 +15,7 @@ export interface RunSpec {
 /** The default run: the benchmark's judge, MCP replay where tool servers are declared. */
 export function defaultRunSpec(benchmark: Benchmark): RunSpec {
   const replayMode: ReplayMode = benchmark.capabilities.some((c) => c.spec.environment) ? "mcp" : "recorded";
+  if (benchmark.spec.judge.panel) return { judgeKind: "panel", replayMode };
   return { judgeKind: benchmark.spec.judge.kind, ...(benchmark.spec.judge.model ? { judgeModel: benchmark.spec.judge.model } : {}), replayMode };
 }
 

@@ -26,6 +26,7 @@ import { benchmarkOfVersion } from "./benchmarks";
 import { BundleLostError, localBundle, lostReason } from "./bundle-storage";
 import { isBusy, retryBusy, writeTx } from "./db-busy";
 import { holdLease, type Lease } from "./job-lease";
+import { recordDisputes } from "./grade-disputes";
 import { recordRunIntegrity } from "./run-integrity";
 import { failRun, supersedeRun, supersededBecause, type RunSpec } from "./runs";
 import type { HostedStorage } from "./storage-settings";
@@ -350,6 +351,8 @@ export async function runScoringJob(db: Db, lease: Lease, deps: ScoringDeps): Pr
         .where(eq(scoringRuns.id, run.id));
       await tx.update(jobs).set({ state: "done", updatedAt: at }).where(eq(jobs.id, job.id));
       await tx.update(submissions).set({ currentRunId: run.id }).where(eq(submissions.id, sub.id));
+      // A panel's disputed grades, for /admin/disputes (settled at once with any decision made meanwhile).
+      await recordDisputes(tx, { id: run.id, versionId: sub.benchmarkVersionId }, items, benchmark.spec, at);
       await recordRunIntegrity(tx, { id: run.id, submissionId: sub.id, versionId: sub.benchmarkVersionId, agent: sub.agentName }, { flags: results.flags, unsupportedAnswers: results.unsupportedAnswers }, at);
       const details = { runId: run.id, overall: Math.round(results.overall.score * 10) / 10, judge: judgeId, replay: run.replayMode };
       if (unjudged > 0) await transition(tx, sub.id, "error", { actor: "worker", at, reason: `${unjudged} item(s) could not be judged or replayed; rescore before publishing`, details });

@@ -15,6 +15,7 @@ import type { AgentboardVersion } from "../scoring/manifest";
 import pkg from "../../package.json";
 import { validationLimitsFromEnv } from "../validate/limit-settings";
 import { createDbGradeCache } from "./db-grade-cache";
+import { createDbDecisions } from "./grade-disputes";
 import type { ScoringDeps } from "./score-job";
 import type { HostedStorage } from "./storage-settings";
 
@@ -39,6 +40,7 @@ export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): Scorin
   const now = opts.now ?? (() => new Date());
   const ports = new Map<string, Promise<ReplayPort>>();
   const cache = createDbGradeCache(db, now);
+  const decisions = createDbDecisions(db);
   const transport: GraderTransport | undefined = opts.signal ? { ...opts.transport, signal: opts.signal } : opts.transport;
   return {
     now,
@@ -66,7 +68,8 @@ export function createScoringDeps(db: Db, opts: ScoringDepsOptions = {}): Scorin
     graderFor(benchmark, spec) {
       // The run chose its kind and model when it was queued: they come first, like flags.
       const settings = resolveJudgeSettings({ flags: { judge: spec.judgeKind, ...(spec.judgeModel ? { judgeModel: spec.judgeModel } : {}) }, env: opts.env ?? {}, config: benchmark.spec.judge });
-      return { grader: createGrader(settings, { cache, ...(transport ? { transport } : {}) }), judge: recordedJudge(settings) };
+      // A panel takes a maintainer's decision on a grade before asking its judges (grade-disputes.ts).
+      return { grader: createGrader(settings, { cache, decisions, ...(transport ? { transport } : {}) }), judge: recordedJudge(settings) };
     },
     async close() {
       await Promise.all([...ports.values()].map(async (p) => (await p).close()));

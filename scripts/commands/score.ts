@@ -18,6 +18,7 @@ import { resolveLayout } from "../../lib/benchmark/ground-truth-layout";
 import { renderReportMarkdown } from "../../lib/validate/report";
 import { collectGarbage, enableCollector } from "../../lib/validate/heap-bound";
 import { trialSubmission } from "../../lib/validate/validate-bundle";
+import { agreementRate, type PanelAgreement } from "../../lib/scoring/panel-agreement";
 import { renderCapabilityTable } from "./capability-table";
 import { CliError, usageError } from "./cli-errors";
 import { agentboardVersion } from "./build-info";
@@ -115,6 +116,8 @@ async function scoreAndReport(benchmark: Benchmark, bundle: string, flags: Score
     }
   }
   process.stdout.write(renderCapabilityTable(results));
+  // A judge panel's agreement: a note per capability, and how many grades its judges disputed.
+  if (results.manifest.panel) process.stderr.write(renderPanelNote(results.manifest.panel, results.capabilities));
   // Integrity flags are a maintainer's to weigh, never a failure of the run: a note each.
   for (const f of results.flags) process.stderr.write(`integrity flag (${f.kind}): ${f.message}\n`);
   const errors = results.items.filter(isUnjudged).length;
@@ -124,4 +127,12 @@ async function scoreAndReport(benchmark: Benchmark, bundle: string, flags: Score
   }
   if (run.report.summary.warnings > 0) process.stderr.write(`note: the bundle had ${run.report.summary.warnings} validation warning(s); run "validate" to see them\n`);
   return 0;
+}
+
+function renderPanelNote(panel: PanelAgreement, capabilities: Record<string, { label: string }>): string {
+  const lines = Object.entries(panel.agreement).map(([id, a]) => {
+    const rate = agreementRate(a);
+    return `judge panel, ${capabilities[id]?.label ?? id}: the judges agreed on ${a.agreed} of ${a.compared} grades${rate === null ? "" : ` (${(rate * 100).toFixed(1)}%)`}\n`;
+  });
+  return `${lines.join("")}judge panel: ${panel.disputed} disputed grade(s); ${panel.decided} decided by a maintainer\n`;
 }

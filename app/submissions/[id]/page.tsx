@@ -1,3 +1,4 @@
+import { PanelAgreementTable } from "@/components/submission/panel-grades";
 import type { Metadata } from "next";
 import { Breadcrumb } from "@/components/common/breadcrumb";
 import { notFound, redirect } from "next/navigation";
@@ -167,6 +168,11 @@ export default async function SubmissionPage({ params, searchParams }: Props) {
               <Section id="domains" title="Scores per domain" description="A cell where items lost points opens them in the item list below.">
                 <DomainHeatmap capabilities={detail.capabilities} domains={detail.domains} lost={lost} base={base} trials={run.trials} />
               </Section>
+              {detail.manifest?.panel ? (
+                <Section id="judge-panel" title="Judge panel" description="Each LLM-judged grade was asked of every judge of the benchmark's panel: how often they agreed, per capability. Grades they disagreed on are decided by a maintainer.">
+                  <PanelAgreementTable panel={detail.manifest.panel} capabilities={detail.capabilities} />
+                </Section>
+              ) : null}
               <IntegritySection submissionId={detail.id} integrity={detail.integrity} capabilityLabels={capabilityLabels} />
               {detail.funnel ? (
                 <Section id="funnel" title="Waterfall funnel" description="Where each item's scored turn ended in the waterfall; the rows add up to every item the waterfall scored.">

@@ -1,3 +1,4 @@
+import { PanelGrades } from "@/components/submission/panel-grades";
 import type { Metadata } from "next";
 import { Breadcrumb } from "@/components/common/breadcrumb";
 import Link from "next/link";
@@ -152,6 +153,11 @@ export default async function ItemPage({ params, searchParams }: Props) {
           )}
         </Section>
       )}
+      {item.panel.length ? (
+        <Section id="panel" title="Judge panel" description="This benchmark asks each grade of a panel of judges; where they disagree, a maintainer may decide.">
+          <PanelGrades grades={item.panel} />
+        </Section>
+      ) : null}
       {item.trajectory ? (
         <Section
           id="trajectory"
