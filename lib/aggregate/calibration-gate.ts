@@ -16,8 +16,10 @@ export interface StoredCalibrationHeadline {
 }
 
 export interface GatedRun {
-  /** The run's judge kind: `rules` is no LLM and is never held. */
+  /** The run's judge kind: `rules` is no LLM and is never held; a `panel` is held as one judge (its own calibration). */
   judgeKind: string;
+  /** Where the judge asks (the manifest's endpoint class): a panel of deterministic members asks nowhere and is never held. */
+  endpoint?: "none" | "local" | "remote";
   judgeId: string | null;
   /** The prompt-template hashes its manifest records; null for a run without a manifest. */
   promptHashes: Readonly<Record<string, string>> | null;
@@ -25,9 +27,12 @@ export interface GatedRun {
 
 const fmt = (k: number) => (Math.round(k * 100) / 100).toFixed(2);
 
+/** A panel grades as one judge (its rule over its members' grades), so its calibration is the panel's own. */
+const asksAnLlm = (run: GatedRun) => run.judgeKind === "openai" || (run.judgeKind === "panel" && run.endpoint !== "none");
+
 /** Why the run may not be published yet, or null when it may. */
 export function calibrationHold(minKappa: number | undefined, run: GatedRun, calibrations: readonly StoredCalibrationHeadline[]): string | null {
-  if (minKappa === undefined || run.judgeKind !== "openai") return null;
+  if (minKappa === undefined || !asksAnLlm(run)) return null;
   const judge = run.judgeId ?? "the run's";
   const digest = run.promptHashes ? promptHashesDigest(run.promptHashes) : null;
   const found = calibrations.find((c) => c.judgeId === run.judgeId && c.promptDigest === digest);

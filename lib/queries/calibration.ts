@@ -54,7 +54,7 @@ export async function heldReasons(db: Db, rows: readonly { id: number; versionId
     const run = runs.find((x) => x.id === r.runId);
     if (!run) continue;
     const stored: StoredCalibrationHeadline[] = calibrations.filter((c) => c.versionId === r.versionId);
-    const reason = calibrationHold(minKappa.get(r.versionId), { judgeKind: run.manifest?.judge.kind ?? run.judgeKind, judgeId: run.judgeId, promptHashes: run.manifest?.judge.promptHashes ?? null }, stored);
+    const reason = calibrationHold(minKappa.get(r.versionId), { judgeKind: run.manifest?.judge.kind ?? run.judgeKind, judgeId: run.judgeId, promptHashes: run.manifest?.judge.promptHashes ?? null, ...(run.manifest ? { endpoint: run.manifest.judge.endpoint } : {}) }, stored);
     if (reason) out.set(r.id, reason);
   }
   return out;

@@ -29,7 +29,8 @@ export async function publicationHold(db: Tx | Db, submissionId: number): Promis
     .limit(1);
   const minKappa = (row?.spec as Partial<BenchmarkSpec> | undefined)?.judge?.minKappa;
   if (!row?.run || minKappa === undefined) return null;
-  const run = { judgeKind: row.run.manifest?.judge.kind ?? row.run.judgeKind, judgeId: row.run.judgeId, promptHashes: row.run.manifest?.judge.promptHashes ?? null };
+  const judge = row.run.manifest?.judge;
+  const run = { judgeKind: judge?.kind ?? row.run.judgeKind, judgeId: row.run.judgeId, promptHashes: judge?.promptHashes ?? null, ...(judge ? { endpoint: judge.endpoint } : {}) };
   return calibrationHold(minKappa, run, await versionCalibrations(db, row.versionId));
 }
 

@@ -13,6 +13,13 @@ describe("calibrationHold", () => {
     expect(calibrationHold(0.8, { judgeKind: "rules", judgeId: "rules", promptHashes: {} }, [])).toBeNull();
   });
 
+  it("holds a panel that asks an LLM as one judge, and never a panel of deterministic judges", () => {
+    const panel = { judgeKind: "panel", judgeId: "panel:primary(openai:m,rules)", promptHashes: HASHES };
+    expect(calibrationHold(0.8, { ...panel, endpoint: "remote" }, stored(0.9))).toMatch(/^the panel:primary\(openai:m,rules\) judge has no stored calibration/);
+    expect(calibrationHold(0.8, { ...panel, endpoint: "remote" }, stored(0.9, { judgeId: panel.judgeId }))).toBeNull();
+    expect(calibrationHold(0.8, { ...panel, judgeId: "panel:primary(rules,rules)", endpoint: "none" }, [])).toBeNull();
+  });
+
   it("asks for the same judge with the same prompts", () => {
     expect(calibrationHold(0.8, run, stored(0.9))).toBeNull();
     expect(calibrationHold(0.8, run, stored(0.8))).toBeNull();
