@@ -10,6 +10,7 @@ import { pageDb } from "@/lib/queries/db";
 import { getDispute, listDisputes, type DisputeView } from "@/lib/queries/disputes";
 import { MAX_DECISION_REASON } from "@/lib/submissions/grade-disputes";
 import { maintainerSignedIn } from "../maintainer";
+import { SignInNeeded } from "../sign-in-needed";
 import { decisionOfForm, disputeMessage } from "./messages";
 
 export const dynamic = "force-dynamic";
@@ -190,20 +191,7 @@ function ConfirmDecision({ d, decision }: { d: DisputeView; decision: NonNullabl
  * decision, confirmed before it is made (docs/judges.md "Disputes and adjudication").
  */
 export default async function DisputesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  if (!(await maintainerSignedIn())) {
-    return (
-      <div>
-        <PageHeader title="Disputed grades" />
-        <p>
-          Deciding disputed grades is for maintainers:{" "}
-          <Link href="/admin" className={linkClass}>
-            sign in
-          </Link>
-          .
-        </p>
-      </div>
-    );
-  }
+  if (!(await maintainerSignedIn())) return <SignInNeeded title="Disputed grades" what="Deciding disputed grades" />;
   const params = await searchParams;
   const db = await pageDb();
   const show = firstParam(params, "show") === "decided" ? "decided" : "open";

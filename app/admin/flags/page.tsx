@@ -11,6 +11,7 @@ import { pageDb } from "@/lib/queries/db";
 import { FLAG_KIND_LABELS } from "@/lib/scoring/integrity-flags";
 import { MAX_CLEARING_REASON } from "@/lib/submissions/review";
 import { maintainerSignedIn } from "../maintainer";
+import { SignInNeeded } from "../sign-in-needed";
 import { clearFlagMessage } from "./messages";
 
 export const dynamic = "force-dynamic";
@@ -47,20 +48,7 @@ function RaisedFlag({ review, flag, index }: { review: FlagReview; flag: FlagRev
  * cleared ones stay listed here with who cleared them, when and why.
  */
 export default async function FlagsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  if (!(await maintainerSignedIn())) {
-    return (
-      <div>
-        <PageHeader title="Integrity flags" />
-        <p>
-          Clearing integrity flags is for maintainers:{" "}
-          <Link href="/admin" className={linkClass}>
-            sign in
-          </Link>
-          .
-        </p>
-      </div>
-    );
-  }
+  if (!(await maintainerSignedIn())) return <SignInNeeded title="Integrity flags" what="Clearing integrity flags" />;
   const params = await searchParams;
   const id = parseId(firstParam(params, "id"));
   const review = id === null ? null : await getFlagReview(await pageDb(), id);

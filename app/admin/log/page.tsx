@@ -11,6 +11,7 @@ import { TimeStamp } from "@/components/common/time-stamp";
 import { getAuditLogPage } from "@/lib/queries/activity";
 import { pageDb } from "@/lib/queries/db";
 import { maintainerSignedIn } from "../maintainer";
+import { SignInNeeded } from "../sign-in-needed";
 
 export const dynamic = "force-dynamic";
 
@@ -23,20 +24,14 @@ const PAGE_SIZE = 100;
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   if (!(await maintainerSignedIn())) {
     return (
-      <div>
-        <PageHeader title="Audit log" />
-        <p>
-          The full audit log is for maintainers:{" "}
-          <Link href="/admin" className={linkClass}>
-            sign in
-          </Link>
-          . The public{" "}
-          <Link href="/changelog" className={linkClass}>
-            changelog
-          </Link>{" "}
-          lists what changed on the board.
-        </p>
-      </div>
+      <SignInNeeded title="Audit log" what="The full audit log">
+        {" "}
+        The public{" "}
+        <Link href="/changelog" className={linkClass}>
+          changelog
+        </Link>{" "}
+        lists what changed on the board.
+      </SignInNeeded>
     );
   }
   const params = await searchParams;
