@@ -12,6 +12,7 @@ import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
 import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, DEFAULT_QA_TEMPLATE, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, discoveryMessages, scoreMessages, TEMPLATE_SPECS, type TemplateSpec } from "../evaluators/prompts";
 import { sha256 } from "../formats/sha256";
 import type { GradeUse } from "../judges/grade-log";
+import { isDeterministicJudge } from "../judges/judge-kind";
 import type { RecordedJudge } from "../judges/judge-settings";
 import { promptHashOf } from "../judges/grade-prompt";
 import { buildPrompt } from "../judges/prompts";
@@ -45,7 +46,7 @@ export interface RunManifest {
   /** The ground-truth responses the run compared against (stored replay, fresh replay, or the files' own); null under replay none. */
   groundTruthReplay: { hash: string | null; source: GroundTruthSource; items: number };
   agentboard: AgentboardVersion;
-  /** Prompt hashes: one per prompt template the judge kind uses (none for rules), so a prompt change shows. */
+  /** Prompt hashes: one per prompt template the judge kind uses (none for rules or literal), so a prompt change shows. */
   judge: {
     kind: string;
     model: string | null;
@@ -114,7 +115,7 @@ export function buildManifest(input: ManifestInput): RunManifest {
 /** The judge as a manifest names it (a calibration report names its judge the same way). */
 export function manifestJudge(j: RecordedJudge | { id: string }): Omit<RunManifest["judge"], "calibration"> {
   const judge = judgeOf(j);
-  return { ...judge, promptHashes: judge.kind === "rules" ? {} : judgePromptHashes() };
+  return { ...judge, promptHashes: isDeterministicJudge(judge.kind) ? {} : judgePromptHashes() };
 }
 
 /** The judge's kind, model and endpoint class; a bare `{id}` (a grader without resolved settings) is read from its id. */

@@ -43,7 +43,7 @@ export interface CalibrateFlags extends JudgeFlags {
 export async function calibrateCommand(flags: CalibrateFlags): Promise<number> {
   const { spec } = await loadSpecOrFail(flags.benchmark);
   const settings = judgeSettingsOrFail({ flags, env: process.env, config: spec.judge });
-  if (settings.kind === "verdicts") throw usageError("calibration measures a judge: use --judge rules or --judge openai (the verdicts judge only answers what a run already asked)");
+  if (settings.kind === "verdicts") throw usageError("calibration measures a judge: use --judge rules, literal, openai or panel (the verdicts judge only answers what a run already asked)");
   const set = await loadCalibrationSet(flags.benchmark, spec);
   if (set.problems.length) {
     for (const p of set.problems) process.stderr.write(`${formatCalibrationProblem(p)}\n`);

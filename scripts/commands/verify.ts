@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark } from "../../lib/benchmark/load-benchmark";
-import type { JudgeSettings } from "../../lib/judges/judge-settings";
+import { isDeterministicJudge, type JudgeKind, type JudgeSettings } from "../../lib/judges/judge-settings";
 import { gradesOf, parseManifest, type RunManifest } from "../../lib/scoring/manifest";
 import type { ScoreResults } from "../../lib/aggregate/score-results";
 import { scoreBundle } from "../../lib/aggregate/score-bundle";
@@ -101,10 +101,12 @@ export async function verifyCommand(target: string, flags: VerifyFlags): Promise
   const benchmark = await loadBenchmarkOrFail(flags.benchmark);
   const mode = recorded.manifest.replay.mode;
   if (mode === "mcp" && !benchmark.spec.capabilities.some((c) => c.environment)) throw usageError("the run was replayed over MCP, but this benchmark declares no capabilities[].environment");
-  const rules = recorded.manifest.judge.kind === "rules";
-  const settings: JudgeSettings = rules ? { kind: "rules", concurrency: 1 } : { kind: "verdicts", concurrency: 1 };
+  // A deterministic judge is run again; any other is answered from the run's exported verdicts.
+  const kind = recorded.manifest.judge.kind;
+  const rules = isDeterministicJudge(kind);
+  const settings: JudgeSettings = rules ? { kind: kind as JudgeKind, concurrency: 1 } : { kind: "verdicts", concurrency: 1 };
   const grader = graderOrFail(settings, { verdicts, keySalt: benchmark.content?.keySalt ?? "" });
-  if (!flags.quiet) process.stderr.write(shown(`verifying ${recorded.source}: ${rules ? "rules judge, run again" : `judge ${verdicts.judge.id}, answered from ${flags.verdicts ?? "the run's exported verdicts"}`}, replay ${mode}\n`));
+  if (!flags.quiet) process.stderr.write(shown(`verifying ${recorded.source}: ${rules ? `${kind} judge, run again` : `judge ${verdicts.judge.id}, answered from ${flags.verdicts ?? "the run's exported verdicts"}`}, replay ${mode}\n`));
   const replay = await replayFor(mode, benchmark);
   let results: ScoreResults;
   try {
