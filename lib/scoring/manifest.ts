@@ -112,6 +112,12 @@ export function buildManifest(input: ManifestInput): RunManifest {
   };
 }
 
+/**
+ * Whether the run's judge asked no model (a deterministic judge, or a panel of them): such a
+ * judge is run again to verify the run, rather than answered from its exported verdicts.
+ */
+export const askedNoModel = (j: Pick<RunManifest["judge"], "kind" | "endpoint">): boolean => isDeterministicJudge(j.kind) || (j.kind === "panel" && j.endpoint === "none");
+
 /** The judge as a manifest names it (a calibration report names its judge the same way). */
 export function manifestJudge(j: RecordedJudge | { id: string }): Omit<RunManifest["judge"], "calibration"> {
   const judge = judgeOf(j);

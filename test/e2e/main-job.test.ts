@@ -14,7 +14,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -144,6 +144,14 @@ describe.each(ENGINES)("the main job on %s", (engine) => {
     expect(signedIn.cookie).toBeTruthy();
     const admin = await (await fetch(`${base}/admin`, { headers: { cookie: `agentboard_admin=${signedIn.cookie}` } })).text();
     expect(admin).toContain("Sign out");
+    // The demo's judge panel was calibrated on the demo's labelled cases before scoring (/about), and
+    // its judges' disagreements wait on /admin/disputes: one per distinct request, as the generator counted.
+    const text = (html: string) => html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    expect(text(await (await fetch(`${base}/about`)).text())).toMatch(/panel:primary\(rules,literal\) — agrees with 600 labelled cases \d+% \[\d+, 100\], κ 0\.99 \[0\.98, 1\.00\]/);
+    const truth = JSON.parse(readFileSync(path.join(checkout, "benchmarks/demo/judge-truth.json"), "utf8")) as { panel: { distinctDisputedRequests: number } };
+    expect(truth.panel.distinctDisputedRequests).toBeGreaterThan(0);
+    const disputes = await (await fetch(`${base}/admin/disputes`, { headers: { cookie: `agentboard_admin=${signedIn.cookie}` } })).text();
+    expect(text(disputes)).toContain(`Open (${truth.panel.distinctDisputedRequests})`);
     // A wrong token gets no session.
     expect(await follow(link.replace(/token=[^&]+/, "token=not-the-token"))).toMatchObject({ status: 303, location: "/admin?error=token", cookie: null });
     // Loaded by another site's page (an image, a redirect), the link is refused and counts no failure.
