@@ -14,11 +14,10 @@
  * Reasons never quote the reference; the compared values go to the private detail.
  */
 import { answerAtoms, atomNumber, isRefusal, normaliseText, parseNumber, type Atom } from "./answer-values";
-import { passFail, scored, type Grade, type GradeRequest, type Grader } from "./grader";
-import { createRulesGrader } from "./rules-grader";
+import { passFail, scored, unjudged, type Grade, type GradeRequest, type Grader } from "./grader";
+import { discoverFields, judgeGroundedness } from "./rules-grader";
 
 export function createLiteralGrader(): Grader {
-  const rules = createRulesGrader();
   return {
     id: "literal",
     readsPrompts: false,
@@ -29,9 +28,13 @@ export function createLiteralGrader(): Grader {
         case "qa":
         case "report_field":
           return gradeLiterally(req.facts.answer, req.facts.reference);
-        default:
-          // Groundedness, field discovery and trajectories hold no reference value to match.
-          return rules.grade(req);
+        // Groundedness and field discovery hold no reference value to match: judged as rules judges them.
+        case "groundedness":
+          return judgeGroundedness(req);
+        case "field_discovery":
+          return discoverFields(req);
+        case "trajectory":
+          return unjudged("the literal judge does not grade trajectories; the deterministic comparison is their score");
       }
     },
   };
