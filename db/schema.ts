@@ -110,7 +110,7 @@ export const scoringRuns = sqliteTable(
     submissionId: integer()
       .notNull()
       .references(() => submissions.id),
-    judgeKind: text({ enum: ["rules", "openai", "panel"] }).notNull(),
+    judgeKind: text({ enum: ["rules", "literal", "openai", "panel"] }).notNull(),
     judgeModel: text(),
     judgeId: text(),
     /** The judge as the one factory resolved it when the run was scored (never its key). */

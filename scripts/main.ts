@@ -78,7 +78,7 @@ else {
   say(`  ${built.dialogues} dialogues in ${path.relative(process.cwd(), DEMO_DIR)}/`);
 }
 
-say("Ingesting, scoring (MCP replay, rules judge) and publishing the sample submissions…");
+say("Calibrating each demo's judge on its labelled cases, then ingesting, scoring (MCP replay, the benchmark's judge) and publishing the sample submissions…");
 const deps = createScoringDeps(db, { env: process.env, agentboard: agentboardVersion() });
 try {
   for (const [dir, isDefault] of [[DEMO_DIR, true], [NVIDIA_DEMO_DIR, false]] as const) {

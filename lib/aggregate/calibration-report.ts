@@ -17,13 +17,45 @@ import { CALIBRATION_STAGES, isPassFailLabel, type CalibrationLabel, type Calibr
 import { sha256 } from "../formats/sha256";
 import { formatZodIssues } from "../formats/zod-issues";
 import type { GradeOutcome } from "../judges/grader";
-import type { CaseGrade } from "../scoring/calibrate";
-import type { AgentboardVersion, CalibrationRef, RunManifest } from "../scoring/manifest";
+import type { Benchmark } from "../benchmark/load-benchmark";
+import type { CalibrationCase } from "../formats/calibration-case";
+import type { Grader } from "../judges/grader";
+import type { RecordedJudge } from "../judges/judge-settings";
+import { gradeCalibrationCases, type CaseGrade } from "../scoring/calibrate";
+import { manifestJudge, type AgentboardVersion, type CalibrationRef, type RunManifest } from "../scoring/manifest";
 
 export type { CalibrationRef };
 
-/** The judge as a run's manifest names it. */
-export type CalibratedJudge = Omit<RunManifest["judge"], "calibration">;
+/**
+ * The judge as a run's manifest names it; a panel also by its id (`panel:primary(rules,literal)`),
+ * the name its runs have, since its kind alone would not say which judges sat on it.
+ */
+export type CalibratedJudge = Omit<RunManifest["judge"], "calibration"> & { id?: string };
+
+/** The judge a report names: as the manifest names it, with a panel's id. */
+export function calibratedJudge(judge: RecordedJudge, grader: Pick<Grader, "id" | "model">): CalibratedJudge {
+  return { ...manifestJudge({ ...judge, id: grader.id, model: grader.model ?? null }), ...(judge.kind === "panel" ? { id: grader.id } : {}) };
+}
+
+/**
+ * Grades a benchmark's labelled cases with a judge and reports how it agreed: what `calibrate`
+ * prints and `--store` keeps, and what the demo loader stores for the demo's judge.
+ */
+export async function calibrateJudge(
+  benchmark: Benchmark,
+  set: { cases: readonly CalibrationCase[]; files: string[] },
+  judge: { grader: Grader; recorded: RecordedJudge },
+  ctx: { agentboard: AgentboardVersion; createdAt: Date; onProgress?: (done: number, total: number) => void },
+): Promise<CalibrationReport> {
+  const graded = await gradeCalibrationCases(benchmark, set.cases, { grader: judge.grader, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
+  return buildCalibrationReport(graded, {
+    benchmark: { slug: benchmark.spec.slug, version: benchmark.spec.version, contentHash: benchmark.content?.hash ?? null },
+    judge: calibratedJudge(judge.recorded, judge.grader),
+    agentboard: ctx.agentboard,
+    createdAt: ctx.createdAt,
+    files: set.files,
+  });
+}
 
 export interface CalibrationGroup {
   stage: CalibrationStage;
@@ -149,7 +181,7 @@ const reportSchema = z
   .object({
     schema: z.literal("agentboard.calibration/1"),
     benchmark: z.object({ slug: short, version: short, contentHash: hash.nullable() }).strict(),
-    judge: z.object({ kind: short, model: short.nullable(), endpoint: z.enum(["none", "local", "remote"]), promptHashes: z.record(short, hash) }).strict(),
+    judge: z.object({ kind: short, model: short.nullable(), endpoint: z.enum(["none", "local", "remote"]), promptHashes: z.record(short, hash), id: short.optional() }).strict(),
     agentboard: z.object({ version: short, commit: short.nullable() }).strict(),
     createdAt: z.iso.datetime(),
     bootstrap: z.object({ seed: z.number().int(), resamples: z.number().int().min(1).max(100_000) }).strict(),

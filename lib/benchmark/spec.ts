@@ -112,7 +112,7 @@ export const policyRuleSchema = z
 /** One judge: the benchmark's, or a member of its panel. */
 export const judgeMemberSchema = z
   .object({
-    kind: z.enum(["rules", "openai"]).default("rules"),
+    kind: z.enum(["rules", "literal", "openai"]).default("rules"),
     model: z.string().optional(),
     baseUrl: z.string().url().optional(),
     concurrency: z.number().int().positive().max(256).optional(),

@@ -26,13 +26,17 @@
 import { CHAT_DEFAULTS, type ChatClient, type ChatClientOptions, type StructuredOutput } from "./chat-client";
 import type { GradeCache } from "./grade-cache";
 import type { Grader } from "./grader";
+import { DETERMINISTIC_JUDGES, isDeterministicJudge, type JudgeKind } from "./judge-kind";
+import { createLiteralGrader } from "./literal-grader";
 import { createOpenAiGrader } from "./openai-grader";
 import { createPanelGrader, type DecisionLookup, type PanelRule } from "./panel-grader";
 import { createRulesGrader } from "./rules-grader";
 import { createVerdictsGrader } from "./verdicts-grader";
 import { readVerdictFile, type VerdictExport } from "./verdict-file";
 
-export type JudgeKind = "rules" | "openai" | "verdicts" | "panel";
+export { DETERMINISTIC_JUDGES, isDeterministicJudge, type JudgeKind };
+/** Whether a resolved judge asks no model at all: a deterministic judge, or a panel of them. */
+export const asksNoModel = (s: Pick<JudgeSettings, "kind" | "panel">): boolean => isDeterministicJudge(s.kind) || (s.kind === "panel" && !!s.panel && s.panel.members.every(asksNoModel));
 
 /** A panel member as a config names it: its kind, model and base URL are its own. */
 export type PanelMemberDefaults = Pick<JudgeDefaults, "kind" | "model" | "baseUrl" | "concurrency">;
@@ -117,13 +121,13 @@ const first = <T>(...values: (T | undefined | null | "")[]): T | undefined => va
 export function resolveJudgeSettings({ flags = {}, env = {}, config = {} }: JudgeSources): JudgeSettings {
   // A config's panel is its judge, unless a flag or the environment names another.
   const kind = first(flags.judge, env.AGENTBOARD_JUDGE, config.panel ? "panel" : config.kind) ?? "rules";
-  if (kind !== "rules" && kind !== "openai" && kind !== "verdicts" && kind !== "panel") throw new JudgeSettingsError(`the judge must be "rules", "openai", "verdicts" or "panel", got "${kind}" (--judge, AGENTBOARD_JUDGE or the config's judge.kind)`);
+  if (kind !== "rules" && kind !== "literal" && kind !== "openai" && kind !== "verdicts" && kind !== "panel") throw new JudgeSettingsError(`the judge must be "rules", "literal", "openai", "verdicts" or "panel", got "${kind}" (--judge, AGENTBOARD_JUDGE or the config's judge.kind)`);
   const rawConcurrency = first<string | number>(flags.judgeConcurrency, env.AGENTBOARD_JUDGE_CONCURRENCY, config.concurrency) ?? DEFAULT_JUDGE_CONCURRENCY;
   const concurrency = Number(rawConcurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
     throw new JudgeSettingsError(`the judge's concurrency must be an integer from 1 to 256, got "${rawConcurrency}" (--judge-concurrency, AGENTBOARD_JUDGE_CONCURRENCY or judge.concurrency)`);
   }
-  if (kind === "rules") return { kind, concurrency };
+  if (kind === "rules" || kind === "literal") return { kind, concurrency };
   if (kind === "panel") return { kind, concurrency, panel: resolvePanel(config.panel, env) };
   if (kind === "verdicts") {
     if (!flags.judgeVerdicts) throw new JudgeSettingsError("the verdicts judge needs the exported verdicts to answer from: --judge-verdicts <file>");
@@ -237,6 +241,7 @@ export type GraderTransport = Pick<ChatClientOptions, "fetch" | "sleep" | "rando
  */
 export function createGrader(s: JudgeSettings, deps: { cache?: GradeCache; transport?: GraderTransport; client?: ChatClient; verdicts?: VerdictExport; keySalt?: string; decisions?: DecisionLookup } = {}): Grader {
   if (s.kind === "rules") return createRulesGrader();
+  if (s.kind === "literal") return createLiteralGrader();
   if (s.kind === "panel") {
     if (!s.panel) throw new JudgeSettingsError("the panel judge needs its members (judge.panel in benchmark.yaml)");
     // Each member asks its own model through its own client; they share the grade cache, keyed by model.

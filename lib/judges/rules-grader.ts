@@ -190,7 +190,7 @@ export function gradeFieldValue(actual: string, reference: string): Grade {
   return scored(f1, `token overlap F1 ${f1.toFixed(2)}`);
 }
 
-function discoverFields(req: Extract<GradeRequest, { kind: "field_discovery" }>): Grade {
+export function discoverFields(req: Extract<GradeRequest, { kind: "field_discovery" }>): Grade {
   const matches = matchFieldNames(Object.keys(req.actual), Object.keys(req.candidates)).map(({ field, referenceField }): FieldMatch => {
     if (referenceField === null) return { field, referenceField, score: 0, reasoning: "no reference field of a similar name" };
     const g = gradeFieldValue(fieldText(req.actual[field]), fieldText(req.candidates[referenceField]));

@@ -12,6 +12,7 @@ import type { GroundTruthSource, ReplayMode } from "../replay/replay-port";
 import { DEFAULT_DISCOVERY_TEMPLATE, DEFAULT_FIELD_TEMPLATE, DEFAULT_QA_TEMPLATE, DEFAULT_TRAJECTORY_FREE_TEMPLATE, DEFAULT_TRAJECTORY_REFERENCE_TEMPLATE, discoveryMessages, scoreMessages, TEMPLATE_SPECS, type TemplateSpec } from "../evaluators/prompts";
 import { sha256 } from "../formats/sha256";
 import type { GradeUse } from "../judges/grade-log";
+import { isDeterministicJudge } from "../judges/judge-kind";
 import type { RecordedJudge } from "../judges/judge-settings";
 import { promptHashOf } from "../judges/grade-prompt";
 import { buildPrompt } from "../judges/prompts";
@@ -45,7 +46,7 @@ export interface RunManifest {
   /** The ground-truth responses the run compared against (stored replay, fresh replay, or the files' own); null under replay none. */
   groundTruthReplay: { hash: string | null; source: GroundTruthSource; items: number };
   agentboard: AgentboardVersion;
-  /** Prompt hashes: one per prompt template the judge kind uses (none for rules), so a prompt change shows. */
+  /** Prompt hashes: one per prompt template the judge kind uses (none for rules or literal), so a prompt change shows. */
   judge: {
     kind: string;
     model: string | null;
@@ -111,10 +112,16 @@ export function buildManifest(input: ManifestInput): RunManifest {
   };
 }
 
+/**
+ * Whether the run's judge asked no model (a deterministic judge, or a panel of them): such a
+ * judge is run again to verify the run, rather than answered from its exported verdicts.
+ */
+export const askedNoModel = (j: Pick<RunManifest["judge"], "kind" | "endpoint">): boolean => isDeterministicJudge(j.kind) || (j.kind === "panel" && j.endpoint === "none");
+
 /** The judge as a manifest names it (a calibration report names its judge the same way). */
 export function manifestJudge(j: RecordedJudge | { id: string }): Omit<RunManifest["judge"], "calibration"> {
   const judge = judgeOf(j);
-  return { ...judge, promptHashes: judge.kind === "rules" ? {} : judgePromptHashes() };
+  return { ...judge, promptHashes: isDeterministicJudge(judge.kind) ? {} : judgePromptHashes() };
 }
 
 /** The judge's kind, model and endpoint class; a bare `{id}` (a grader without resolved settings) is read from its id. */

@@ -15,7 +15,7 @@
  */
 import type { ItemResult } from "./item-result";
 import { trialItemKey } from "../benchmark/item-key";
-import { gradeDigestLine, gradesDigest, judgePromptHashes, trialOf, type AgentboardVersion, type RunManifest } from "./manifest";
+import { askedNoModel, gradeDigestLine, gradesDigest, judgePromptHashes, trialOf, type AgentboardVersion, type RunManifest } from "./manifest";
 import type { ExportedGrade, ExportedItem, VerdictExport } from "../judges/verdict-file";
 
 export type DifferenceKind = "bundle" | "benchmark" | "version" | "judge" | "replay";
@@ -100,7 +100,7 @@ function runDifferences(input: VerifyInput, notes: string[]): Difference[] {
   if (ref.replay.mode !== now.replay.mode) add("replay", `replayed with ${now.replay.mode}, the run with ${ref.replay.mode}`);
   else if (ref.groundTruthReplay.hash !== now.groundTruthReplay.hash) add("replay", `the ground-truth responses hash to ${short(now.groundTruthReplay.hash)}, the run's to ${short(ref.groundTruthReplay.hash)}`);
 
-  if (ref.judge.kind !== "rules") {
+  if (!askedNoModel(ref.judge)) {
     const v = input.verdicts;
     if (v && (v.judge.kind !== ref.judge.kind || v.judge.model !== ref.judge.model)) add("judge", `the verdicts are ${v.judge.id}'s, the run's judge was ${ref.judge.kind}${ref.judge.model ? `:${ref.judge.model}` : ""}`);
     const hashes = judgePromptHashes();
@@ -117,7 +117,7 @@ function runDifferences(input: VerifyInput, notes: string[]): Difference[] {
         if (missing.length) add("judge", `${missing.length} of the run's verdict(s) are missing from the verdicts file`);
       } else if (!withheld && ref.verdicts.gradesDigest !== gradesDigest(Object.entries(v.grades))) add("judge", `the verdicts file's grades digest differs from the run's (${short(ref.verdicts.gradesDigest)})`);
     }
-  } else if (now.judge.kind !== "rules") add("judge", `re-scored with ${now.judge.kind}, the run used rules`);
+  } else if (now.judge.kind !== ref.judge.kind) add("judge", `re-scored with ${now.judge.kind}, the run used ${ref.judge.kind}`);
   return out;
 }
 

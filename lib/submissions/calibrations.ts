@@ -21,8 +21,8 @@ export class CalibrationStoreError extends Error {
   }
 }
 
-/** `openai:<model>` or the kind: how runs name their judge (judge-settings.ts `judgeId`). */
-const judgeIdOf = (j: CalibrationReport["judge"]) => (j.kind === "openai" && j.model ? `openai:${j.model}` : j.kind);
+/** `openai:<model>`, a panel's id, or the kind: how runs name their judge (judge-settings.ts `judgeId`). */
+const judgeIdOf = (j: CalibrationReport["judge"]) => j.id ?? (j.kind === "openai" && j.model ? `openai:${j.model}` : j.kind);
 
 export interface StoredCalibration {
   id: number;

@@ -7,7 +7,7 @@ import { transition, type Tx } from "./transitions";
 
 export interface RunSpec {
   /** `panel`: the benchmark's judge.panel (lib/judges/panel-grader.ts). */
-  judgeKind: "rules" | "openai" | "panel";
+  judgeKind: "rules" | "literal" | "openai" | "panel";
   judgeModel?: string;
   replayMode: ReplayMode;
 }

@@ -18,9 +18,7 @@ import { loadCalibrationSet } from "../../lib/benchmark/load-calibration";
 import { formatCalibrationProblem } from "../../lib/formats/calibration-case";
 import { createMemoryGradeCache, type GradeCache } from "../../lib/judges/grade-cache";
 import { recordedJudge, type JudgeFlags } from "../../lib/judges/judge-settings";
-import { gradeCalibrationCases } from "../../lib/scoring/calibrate";
-import { buildCalibrationReport, parseCalibrationReport, type CalibrationReport } from "../../lib/aggregate/calibration-report";
-import { manifestJudge } from "../../lib/scoring/manifest";
+import { calibrateJudge, parseCalibrationReport, type CalibrationReport } from "../../lib/aggregate/calibration-report";
 import { registerBenchmark } from "../../lib/submissions/benchmarks";
 import { CalibrationStoreError, storeCalibration } from "../../lib/submissions/calibrations";
 import { createDbGradeCache } from "../../lib/submissions/db-grade-cache";
@@ -43,7 +41,7 @@ export interface CalibrateFlags extends JudgeFlags {
 export async function calibrateCommand(flags: CalibrateFlags): Promise<number> {
   const { spec } = await loadSpecOrFail(flags.benchmark);
   const settings = judgeSettingsOrFail({ flags, env: process.env, config: spec.judge });
-  if (settings.kind === "verdicts") throw usageError("calibration measures a judge: use --judge rules or --judge openai (the verdicts judge only answers what a run already asked)");
+  if (settings.kind === "verdicts") throw usageError("calibration measures a judge: use --judge rules, literal, openai or panel (the verdicts judge only answers what a run already asked)");
   const set = await loadCalibrationSet(flags.benchmark, spec);
   if (set.problems.length) {
     for (const p of set.problems) process.stderr.write(`${formatCalibrationProblem(p)}\n`);
@@ -55,14 +53,7 @@ export async function calibrateCommand(flags: CalibrateFlags): Promise<number> {
   try {
     const cache: GradeCache = db ? createDbGradeCache(db, () => new Date()) : createMemoryGradeCache();
     const grader = graderOrFail(settings, { cache });
-    const graded = await gradeCalibrationCases(benchmark, set.cases, { grader, ...(flags.quiet ? {} : { onProgress: createProgress("calibrating") }) });
-    const report = buildCalibrationReport(graded, {
-      benchmark: { slug: benchmark.spec.slug, version: benchmark.spec.version, contentHash: benchmark.content?.hash ?? null },
-      judge: manifestJudge({ ...recordedJudge(settings), id: grader.id, model: grader.model ?? null }),
-      agentboard: agentboardVersion(),
-      createdAt: new Date(),
-      files: set.files,
-    });
+    const report = await calibrateJudge(benchmark, set, { grader, recorded: recordedJudge(settings) }, { agentboard: agentboardVersion(), createdAt: new Date(), ...(flags.quiet ? {} : { onProgress: createProgress("calibrating") }) });
     if (flags.out) {
       await mkdir(path.dirname(path.resolve(flags.out)), { recursive: true });
       await writeFile(flags.out, `${JSON.stringify(report, null, 2)}\n`);

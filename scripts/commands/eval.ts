@@ -15,7 +15,7 @@ import { loadEvalDataset } from "../../lib/formats/eval-load";
 import { createChatClient, type ChatClient } from "../../lib/judges/chat-client";
 import { createMemoryGradeCache } from "../../lib/judges/grade-cache";
 import type { Grader } from "../../lib/judges/grader";
-import { chatOptions, createGrader, type JudgeFlags } from "../../lib/judges/judge-settings";
+import { chatOptions, createGrader, isDeterministicJudge, type JudgeFlags } from "../../lib/judges/judge-settings";
 import { evaluatorOutputDocument, evaluatorOutputFile, latencySummaryDocument, workflowOutputDocument } from "../../lib/evaluators/eval-output";
 import { buildEvaluators, reportMethodIds, reportStores } from "../../lib/evaluators/from-config";
 import { parseOnlyOption, unroutedMethods } from "../../lib/evaluators/routing";
@@ -143,7 +143,7 @@ function judgeFactory(env: NodeJS.ProcessEnv, flags: JudgeFlags = {}): (config: 
   const clients = new Map<string, ChatClient>();
   return (config, evaluator) => {
     const settings = judgeSettingsOrFail({ flags, env, config }, `evaluator "${evaluator}": `);
-    if (settings.kind === "rules") return createGrader(settings);
+    if (isDeterministicJudge(settings.kind)) return createGrader(settings);
     const key = JSON.stringify([settings.baseUrl, settings.model, settings.apiKey ?? null]);
     let client = clients.get(key);
     if (!client) clients.set(key, (client = createChatClient(chatOptions(settings))));

@@ -71,7 +71,7 @@ export async function submitCommand(bundle: string, flags: SubmitFlags): Promise
   try {
     const { versionId, benchmark } = await benchmarkOrFail(() => registerBenchmark(db, path.resolve(flags.benchmark), { now: new Date(), storage, ...(flags.default ? { isDefault: true } : {}) }));
     const judge = flags.judge || flags.judgeModel ? judgeSettingsOrFail({ flags, env: process.env, config: benchmark.spec.judge }) : undefined;
-    if (judge?.kind === "verdicts") throw usageError("a submission is judged by rules or openai; the verdicts judge re-scores a run (agentboard verify)");
+    if (judge?.kind === "verdicts") throw usageError("a submission is judged by rules, literal, openai or a panel; the verdicts judge re-scores a run (agentboard verify)");
     const run = {
       ...(judge ? { judgeKind: judge.kind } : {}),
       ...(judge?.model ? { judgeModel: judge.model } : {}),

@@ -36,9 +36,9 @@ export async function rejudgeCommand(flags: RejudgeFlags): Promise<number> {
   const storage = storageOrFail();
   const { spec } = await loadSpecOrFail(flags.benchmark);
   // Asked before resolving: the verdicts judge would first ask for its file.
-  if (flags.judge === "verdicts") throw usageError("rejudge grades with rules or openai; the verdicts judge re-scores one run from its own export (agentboard verify)");
+  if (flags.judge === "verdicts") throw usageError("rejudge grades with rules, literal or openai; the verdicts judge re-scores one run from its own export (agentboard verify)");
   const settings = judgeSettingsOrFail({ flags, env: process.env, config: spec.judge });
-  if (settings.kind === "verdicts") throw usageError("rejudge grades with rules or openai");
+  if (settings.kind === "verdicts") throw usageError("rejudge grades with rules, literal or openai");
   const db = await connectDatabase(flags.db);
   const now = () => new Date();
   // The worker's scoring parts (replay ports, storage, budgets): an entry is scored as its rescore would be.

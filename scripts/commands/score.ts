@@ -9,7 +9,7 @@ import type { Benchmark } from "../../lib/benchmark/load-benchmark";
 import { createNoReplay, createRecordedReplay } from "../../lib/replay/recorded-replay";
 import type { ReplayPort } from "../../lib/replay/replay-port";
 import { createMemoryGradeCache } from "../../lib/judges/grade-cache";
-import { recordedJudge, type JudgeFlags } from "../../lib/judges/judge-settings";
+import { asksNoModel, recordedJudge, type JudgeFlags } from "../../lib/judges/judge-settings";
 import { buildVerdictExport } from "../../lib/scoring/verdict-export";
 import { isUnjudged } from "../../lib/scoring/item-result";
 import { scoreBundle, type ScoreBundleDeps } from "../../lib/aggregate/score-bundle";
@@ -57,7 +57,7 @@ export async function scoreCommand(bundle: string, flags: ScoreFlags): Promise<n
   const mode = replayModeOf(flags.replay, spec);
   // Offline judging and replay: worker threads score shards from the start, while this thread
   // loads the ground truth and validates (score-threads.ts).
-  const threads = settings.kind === "rules" && mode !== "mcp" ? await scoreThreads(flags.benchmark, bundle, settings, mode) : undefined;
+  const threads = asksNoModel(settings) && mode !== "mcp" ? await scoreThreads(flags.benchmark, bundle, settings, mode) : undefined;
   try {
     const benchmark = await loadBenchmarkOrFail(flags.benchmark);
     // The run keeps its ground truth, predictions and results: garbage is collected as it grows

@@ -17,8 +17,8 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Benchmark } from "../../lib/benchmark/load-benchmark";
-import type { JudgeSettings } from "../../lib/judges/judge-settings";
-import { gradesOf, parseManifest, type RunManifest } from "../../lib/scoring/manifest";
+import { asksNoModel, resolveJudgeSettings, type JudgeDefaults, type JudgeKind, type JudgeSettings } from "../../lib/judges/judge-settings";
+import { askedNoModel, gradesOf, parseManifest, type RunManifest } from "../../lib/scoring/manifest";
 import type { ScoreResults } from "../../lib/aggregate/score-results";
 import { scoreBundle } from "../../lib/aggregate/score-bundle";
 import { buildVerdictExport, exportGrade } from "../../lib/scoring/verdict-export";
@@ -93,6 +93,13 @@ export function serverLimitsFromEnv(env: Record<string, string | undefined>): Se
   return out;
 }
 
+/** The benchmark's panel, to run again a run its panel of deterministic judges graded. */
+function panelOrFail(config: JudgeDefaults): JudgeSettings {
+  const settings = config.panel ? resolveJudgeSettings({ flags: { judge: "panel" }, config }) : undefined;
+  if (!settings || !asksNoModel(settings)) throw usageError("the run was graded by a panel of deterministic judges, but this benchmark's judge.panel is not one (or is gone): verify it with --verdicts <file>");
+  return { ...settings, concurrency: 1 };
+}
+
 export async function verifyCommand(target: string, flags: VerifyFlags): Promise<number> {
   const limits = serverLimitsFromEnv(process.env);
   await bundleOrFail(flags.bundle);
@@ -101,10 +108,12 @@ export async function verifyCommand(target: string, flags: VerifyFlags): Promise
   const benchmark = await loadBenchmarkOrFail(flags.benchmark);
   const mode = recorded.manifest.replay.mode;
   if (mode === "mcp" && !benchmark.spec.capabilities.some((c) => c.environment)) throw usageError("the run was replayed over MCP, but this benchmark declares no capabilities[].environment");
-  const rules = recorded.manifest.judge.kind === "rules";
-  const settings: JudgeSettings = rules ? { kind: "rules", concurrency: 1 } : { kind: "verdicts", concurrency: 1 };
+  // A judge that asked no model is run again (a panel of them: the benchmark's panel); any other is answered from the run's exported verdicts.
+  const kind = recorded.manifest.judge.kind;
+  const rules = askedNoModel(recorded.manifest.judge);
+  const settings: JudgeSettings = !rules ? { kind: "verdicts", concurrency: 1 } : kind === "panel" ? panelOrFail(benchmark.spec.judge) : { kind: kind as JudgeKind, concurrency: 1 };
   const grader = graderOrFail(settings, { verdicts, keySalt: benchmark.content?.keySalt ?? "" });
-  if (!flags.quiet) process.stderr.write(shown(`verifying ${recorded.source}: ${rules ? "rules judge, run again" : `judge ${verdicts.judge.id}, answered from ${flags.verdicts ?? "the run's exported verdicts"}`}, replay ${mode}\n`));
+  if (!flags.quiet) process.stderr.write(shown(`verifying ${recorded.source}: ${rules ? `${kind} judge, run again` : `judge ${verdicts.judge.id}, answered from ${flags.verdicts ?? "the run's exported verdicts"}`}, replay ${mode}\n`));
   const replay = await replayFor(mode, benchmark);
   let results: ScoreResults;
   try {

@@ -16,6 +16,7 @@ import { DEFAULT_DATA_DIR, databaseFile, ensureDatabases } from "../../benchmark
 import { DOMAINS, type Domain } from "../../benchmarks/demo/environment/domains";
 import { AGENTS, demoUsage, INVALID_AGENT, unit, type AgentProfile } from "./agents";
 import { executePlan, type ExecutedTurn, type Plan } from "./plan";
+import { calibrationCases, DEMO_LABELLER, DEMO_PANEL, PanelTally, reproduces } from "./judge-truth";
 import { dataChainQuestion, DomainFacts, endpointQuestion, entityQuestion, followUpQuestion, multihopQuestion, type Question } from "./question-plans";
 
 const SEED = 20_261_122;
@@ -24,6 +25,8 @@ const repo = path.resolve(import.meta.dirname, "../..");
 export const DEMO_DIR = path.join(repo, "benchmarks/demo");
 /** The NVIDIA-style demo (evaluator capabilities): hand-written files, nothing to build. */
 export const NVIDIA_DEMO_DIR = path.join(repo, "benchmarks/demo-nvidia");
+/** What the generator knows of the demo's judges (judge-truth.ts), written beside benchmark.yaml. */
+export const JUDGE_TRUTH_FILE = "judge-truth.json";
 
 const CAPS = [
   { id: "api_chaining", dir: "capability_1_bi_apis", label: "API chaining", description: "Chains data tools that keep tables on the server behind handles: filter, sort, join, count and aggregate to reach the answer." },
@@ -77,6 +80,9 @@ export function demoSpec(): BenchmarkSpecInput {
     // 100% in every capability; weak-agent 10.8–20.0% (its list answers copy the value without
     // the calls); the other agents 0%. Half is well clear of both.
     integrity: { unsupportedAnswers: 0.5, canaries: [DEMO_CANARY] },
+    // A second opinion (docs/judges.md "Panels"): the rules judge's grade stands, and the literal
+    // judge disagrees where an answer states the true value in a sentence (judge-truth.ts).
+    judge: { panel: DEMO_PANEL },
   };
 }
 
@@ -240,8 +246,12 @@ function inputRecord(b: BuiltDialogue) {
   };
 }
 
-/** One agent's record for one dialogue (or nothing when it skipped it); `forced` decides whether it answers right instead of its draw. */
-async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions: Sessions, forced?: boolean): Promise<Record<string, unknown> | undefined> {
+/**
+ * One agent's record for one dialogue (or nothing when it skipped it); `forced` decides whether
+ * it answers right instead of its draw. `tally` counts the correctness grades the record will
+ * ask of the demo's judge panel, and the ones its judges will disagree on (judge-truth.ts).
+ */
+async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions: Sessions, tally: PanelTally, forced?: boolean): Promise<Record<string, unknown> | undefined> {
   const r = rng();
   const last = b.executed.length - 1;
   if (r < (agent.missRate ?? 0)) return undefined;
@@ -252,25 +262,35 @@ async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions
   const right = forced ?? drawn;
   let calls: ExecutedTurn["calls"];
   let answer: string | AnswerValue;
+  const truth = b.executed[last]!.answer!;
+  /** The tool responses the agent's calls make, and the value its answer states (when it states one). */
+  let responses: unknown[];
+  let stated: string | undefined;
   if (agent.fabricates) {
     calls = [];
-    answer = sentence(b.questions[last]!, b.executed[last]!.answer!, 0);
+    answer = sentence(b.questions[last]!, truth, 0);
+    [responses, stated] = [[], String(firstAtom(truth))];
   } else if (right) {
     calls = b.executed[last]!.calls;
-    answer = sentence(b.questions[last]!, b.executed[last]!.answer!, Math.floor(rng() * 3));
+    answer = sentence(b.questions[last]!, truth, Math.floor(rng() * 3));
+    [responses, stated] = [b.executed[last]!.responses, String(firstAtom(truth))];
   } else {
     const wrong = b.questions[last]!.wrong;
     const run = await sessions.run(b, [wrong]);
     calls = run.turns[0]!.calls;
     answer = run.turns[0]!.answer === undefined ? "I could not find that in the data." : sentence(b.questions[last]!, run.turns[0]!.answer, 1);
+    [responses, stated] = [[...run.prelude, ...run.turns[0]!.responses], run.turns[0]!.answer === undefined ? undefined : String(firstAtom(run.turns[0]!.answer))];
   }
-  if (agent.breaksPolicy && b.instructions && b.instructions !== UNMAPPED) {
+  const breaksPolicy = agent.breaksPolicy && b.instructions && b.instructions !== UNMAPPED;
+  if (breaksPolicy) {
     const forbidden = b.instructions === NO_RETRIEVERS ? `query_${b.domain}` : "query_travel";
     calls = [{ name: forbidden, arguments: { question: b.questions[last]!.gt.query } }, ...calls];
   }
   const quirks = new Set(agent.quirks ?? []);
   if (quirks.has("prelude_in_prediction") && b.cap.id === "api_chaining") calls = [{ name: "get_data", arguments: { tool_universe_id: b.uuid } }, ...calls];
   if (quirks.has("answer_list") && typeof answer === "string" && rng() < 0.3) answer = [[String(firstAtom(b.executed[last]!.answer!))]];
+  // A violated policy decides the turn; reproduced ground-truth responses pass the exact stage. Else the judges are asked.
+  if (!breaksPolicy && !reproduces(b.executed[last]!.responses, responses)) tally.add({ agent: agent.name, capability: b.cap.id, question: b.questions[last]!.gt.query, answer, truth, ...(stated !== undefined ? { stated } : {}) });
   const sequence = { tool_call: calls };
   return {
     ...base,
@@ -295,7 +315,7 @@ async function predict(agent: AgentProfile, b: BuiltDialogue, rng: Rng, sessions
  * drawn once from its stream; each trial then has a stream of its own for the rest, and slips or
  * gets lucky by a hash of agent, item and trial, so trials differ a little and cover the same items.
  */
-async function predictTrials(agent: AgentProfile, trials: NonNullable<AgentProfile["trials"]>, built: BuiltDialogue[], rng: Rng, seed: number, sessions: Sessions): Promise<Map<string, unknown[]>> {
+async function predictTrials(agent: AgentProfile, trials: NonNullable<AgentProfile["trials"]>, built: BuiltDialogue[], rng: Rng, seed: number, sessions: Sessions, tally: PanelTally): Promise<Map<string, unknown[]>> {
   const knows = new Map(built.map((b) => [b.uuid, rng() < agent.accuracy]));
   const files = new Map<string, unknown[]>();
   for (let t = 1; t <= trials.k; t++) {
@@ -307,7 +327,7 @@ async function predictTrials(agent: AgentProfile, trials: NonNullable<AgentProfi
       // The trial first: FNV-1a mixes what follows it, so the trials of one item draw apart.
       const luck = unit(`${t}\0${agent.name}\0${b.uuid}`);
       const right = knows.get(b.uuid) ? luck >= trials.slip : luck < trials.lucky;
-      const rec = await predict(agent, b, trialRng, sessions, right);
+      const rec = await predict(agent, b, trialRng, sessions, tally, right);
       if (rec) list.push(rec);
     }
   }
@@ -343,7 +363,7 @@ export async function buildDemo(opts: BuildDemoOptions = {}): Promise<{ files: s
   const plans = planDialogues(facts, rng);
 
   const written: string[] = [];
-  for (const dir of ["groundtruth", "input", "submissions"]) await rm(path.join(out, dir), { recursive: true, force: true });
+  for (const dir of ["groundtruth", "input", "submissions", "calibration"]) await rm(path.join(out, dir), { recursive: true, force: true });
   await mkdir(path.join(out, "environment"), { recursive: true });
   const universesFile = path.join(out, "environment", "universes.json");
   const universes = Object.fromEntries(plans.filter((p) => p.table).map((p) => [p.uuid, { domain: p.domain, table: p.table }]));
@@ -371,21 +391,39 @@ export async function buildDemo(opts: BuildDemoOptions = {}): Promise<{ files: s
       written.push(path.join(out, rel));
     }
 
+    const calibration = calibrationCases(
+      built.map((b) => {
+        const last = b.executed.length - 1;
+        return { id: `${b.cap.id}-${b.domain}-${b.uuid}`, capability: b.cap.id, question: b.questions[last]!.gt.query, truth: b.executed[last]!.answer!, responses: b.executed[last]!.responses, reply: b.questions[last]!.reply };
+      }),
+    );
+    await mkdir(path.join(out, "calibration"), { recursive: true });
+    for (const stage of ["correctness", "groundedness"] as const) {
+      const file = path.join(out, "calibration", `${stage}.jsonl`);
+      await writeFile(file, calibration.filter((c) => c.stage === stage).map((c) => JSON.stringify(c) + "\n").join(""));
+      written.push(file);
+    }
+
+    const tally = new PanelTally();
     for (const [i, agent] of AGENTS.entries()) {
       log(`writing sample submission ${agent.name}…`);
       const agentRng = createRng(SEED + 1 + i);
-      const files = agent.trials ? await predictTrials(agent, agent.trials, built, agentRng, SEED + 1 + i, sessions) : new Map<string, unknown[]>();
+      const files = agent.trials ? await predictTrials(agent, agent.trials, built, agentRng, SEED + 1 + i, sessions, tally) : new Map<string, unknown[]>();
       for (const b of agent.trials ? [] : built) {
         if (agent.capabilities && !agent.capabilities.includes(b.cap.dir)) continue;
         const rel = path.join(b.cap.dir, `${b.domain}.json`);
         const list = files.get(rel) ?? [];
         files.set(rel, list);
-        const rec = await predict(agent, b, agentRng, sessions);
+        const rec = await predict(agent, b, agentRng, sessions, tally);
         if (rec) list.push(rec);
       }
       await writeBundle(path.join(out, "submissions", agent.name), files, { agent_name: agent.name, description: agent.description, models: ["demo-generator"], maintainer: "Agentboard demo" }, written);
       if (agent.name === "oracle") await writeInvalidBundle(path.join(out, "submissions", INVALID_AGENT), files, written);
     }
+    // What the docs and a test read: the disagreements the generator wrote, and the calibration set's size.
+    const truthFile = path.join(out, JUDGE_TRUTH_FILE);
+    await writeFile(truthFile, json({ panel: tally.summary(), calibration: { cases: calibration.length, byStage: Object.fromEntries(["correctness", "groundedness"].map((s) => [s, calibration.filter((c) => c.stage === s).length])), labelledBy: DEMO_LABELLER } }));
+    written.push(truthFile);
     return { files: written.map((f) => path.relative(out, f)).sort(), dialogues: built.length };
   } finally {
     await sessions.close();

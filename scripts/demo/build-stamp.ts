@@ -15,7 +15,7 @@ const REPO = path.resolve(import.meta.dirname, "../..");
 /** What the generator runs: itself and the tool servers it executes the ground truth against. */
 const ENTRIES = ["scripts/demo/build-demo.ts", "benchmarks/demo/environment/server.ts"];
 /** The folders and files a build writes (build-demo.ts), all of which the stamp covers. */
-const OUTPUTS = ["benchmark.yaml", "environment/universes.json", "groundtruth", "input", "submissions"];
+const OUTPUTS = ["benchmark.yaml", "environment/universes.json", "groundtruth", "input", "submissions", "calibration", "judge-truth.json"];
 
 export interface DemoStamp {
   inputs: string;

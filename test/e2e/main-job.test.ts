@@ -14,12 +14,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asc, eq } from "drizzle-orm";
-import { scoringRuns, submissions } from "@/db/schema";
+import { asc, eq, isNull } from "drizzle-orm";
+import { gradeDisputes, scoringRuns, submissions } from "@/db/schema";
+import { DISPUTES_PAGE } from "@/lib/queries/disputes";
 import { copySources } from "@/scripts/test-app";
 import { ENGINES, freshDatabase, type TestDatabase } from "../helpers/engines";
 import { appDir, freePort, launchBrowser, openPage, repo, screenshot } from "./harness";
@@ -144,6 +145,18 @@ describe.each(ENGINES)("the main job on %s", (engine) => {
     expect(signedIn.cookie).toBeTruthy();
     const admin = await (await fetch(`${base}/admin`, { headers: { cookie: `agentboard_admin=${signedIn.cookie}` } })).text();
     expect(admin).toContain("Sign out");
+    // The demo's judge panel was calibrated on the demo's labelled cases before scoring (/about), and
+    // its judges' disagreements wait on /admin/disputes: one per distinct request, as the generator counted.
+    const text = (html: string) => html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    expect(text(await (await fetch(`${base}/about`)).text())).toMatch(/panel:primary\(rules,literal\) — agrees with 600 labelled cases \d+% \[\d+, 100\], κ 0\.99 \[0\.98, 1\.00\]/);
+    const truth = JSON.parse(readFileSync(path.join(checkout, "benchmarks/demo/judge-truth.json"), "utf8")) as { panel: { distinctDisputedRequests: number } };
+    expect(truth.panel.distinctDisputedRequests).toBeGreaterThan(0);
+    const open = await database.db.select({ key: gradeDisputes.key }).from(gradeDisputes).where(isNull(gradeDisputes.decisionOutcome));
+    expect(open).toHaveLength(truth.panel.distinctDisputedRequests);
+    // The page lists them a page at a time, each with both judges' grades.
+    const disputes = text(await (await fetch(`${base}/admin/disputes`, { headers: { cookie: `agentboard_admin=${signedIn.cookie}` } })).text());
+    expect(disputes).toContain(`Open (${Math.min(DISPUTES_PAGE, truth.panel.distinctDisputedRequests)})`);
+    expect(disputes).toMatch(/rules: pass .*literal: fail the answer is not the reference value alone/);
     // A wrong token gets no session.
     expect(await follow(link.replace(/token=[^&]+/, "token=not-the-token"))).toMatchObject({ status: 303, location: "/admin?error=token", cookie: null });
     // Loaded by another site's page (an image, a redirect), the link is refused and counts no failure.

@@ -61,11 +61,11 @@ describe("an entry's manifest and verdicts over HTTP", () => {
     const entry = await getJson(`/api/submissions/${ids.strong}`);
     expect(entry.status).toBe(200);
     const manifest = (entry.body as { manifest: RunManifest }).manifest;
-    expect(manifest).toMatchObject({ schema: "agentboard.manifest/1", judge: { kind: "rules", endpoint: "none" }, replay: { mode: "mcp" }, verdicts: { items: 300 } });
+    expect(manifest).toMatchObject({ schema: "agentboard.manifest/1", judge: { kind: "panel", endpoint: "none" }, replay: { mode: "mcp" }, verdicts: { items: 300 } });
     const verdicts = await getJson(`/api/submissions/${ids.strong}/verdicts`);
     expect(verdicts.status).toBe(200);
     const v = verdicts.body as VerdictExport;
-    expect(v).toMatchObject({ schema: "agentboard.verdicts/1", bundle: { sha256: manifest.bundle.sha256 }, judge: { id: "rules" }, private: false, page: { number: 1, pages: 1, items: 300 } });
+    expect(v).toMatchObject({ schema: "agentboard.verdicts/1", bundle: { sha256: manifest.bundle.sha256 }, judge: { id: "panel:primary(rules,literal)" }, private: false, page: { number: 1, pages: 1, items: 300 } });
     expect(v.items).toHaveLength(300);
     expect((await getJson(`/api/submissions/${ids.strong}/verdicts?page=2`)).status).toBe(404);
     expect((await getJson(`/api/submissions/${ids.strong}/verdicts?page=0`)).status).toBe(400);

@@ -10,7 +10,8 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditLog, scoringRuns, submissions } from "@/db/schema";
-import { buildCalibrationReport } from "@/lib/aggregate/calibration-report";
+import { buildCalibrationReport, calibratedJudge } from "@/lib/aggregate/calibration-report";
+import { createGrader, recordedJudge, resolveJudgeSettings, type JudgeSettings } from "@/lib/judges/judge-settings";
 import type { CalibrationLabel } from "@/lib/formats/calibration-case";
 import { passFail } from "@/lib/judges/grader";
 import { getCalibrations } from "@/lib/queries/calibration";
@@ -175,5 +176,15 @@ describe.each(ENGINES)("judge.minKappa on %s", (engine) => {
     const other = report(FULL, server.baseUrl);
     await expect(storeCalibration(t.db, { ...other, benchmark: { ...other.benchmark, version: "9.9" } }, who())).rejects.toThrow(new CalibrationStoreError("benchmark mini v9.9 is not on this board: register it first (agentboard submit, or calibrate --store --benchmark <dir>)"));
     await expect(storeCalibration(t.db, { ...other, summary: { ...other.summary, unjudged: 2 } }, who())).rejects.toThrow(/^the report has 2 case\(s\) the judge could not judge/);
+  });
+
+  it("stores a panel's calibration under the name its runs give their judge, and a literal judge's under its kind", async () => {
+    const { versionId } = await registerBenchmark(t.db, gatedBenchmark(), { now: now() });
+    const reportOf = (settings: JudgeSettings) => ({ ...report(FULL, server.baseUrl), judge: calibratedJudge(recordedJudge(settings), createGrader(settings)) });
+    const panel = resolveJudgeSettings({ config: { panel: { rule: "primary", judges: [{ kind: "rules" }, { kind: "literal" }] } } });
+    const stored = await storeCalibration(t.db, reportOf(panel), who());
+    expect(stored.judgeId).toBe("panel:primary(rules,literal)");
+    expect((await storeCalibration(t.db, reportOf(resolveJudgeSettings({ flags: { judge: "literal" } })), who())).judgeId).toBe("literal");
+    expect((await getCalibrations(t.db, versionId)).map((c) => c.judgeId).sort()).toEqual(["literal", "panel:primary(rules,literal)"]);
   });
 });

@@ -219,7 +219,7 @@ describe.each(ENGINES)("agentboard rejudge (%s)", (engine) => {
     expect(none.stderr).toContain("required option '--judge <kind>' not specified");
     const verdicts = await rejudge("--judge", "verdicts");
     expect(verdicts.code).toBe(2);
-    expect(verdicts.stderr).toContain("rejudge grades with rules or openai");
+    expect(verdicts.stderr).toContain("rejudge grades with rules, literal or openai");
     const other = await runCli(["rejudge", "--benchmark", path.resolve("test/fixtures/mini-benchmark"), "--db", t.url, "--judge", "rules"], env());
     expect(other.code).toBe(2);
     expect(other.stderr).toContain("benchmark mini version 1.0 is not on this board");

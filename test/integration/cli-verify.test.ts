@@ -211,7 +211,7 @@ describe("agentboard verify on a results.json", () => {
 });
 
 describe("agentboard verify on the demo", () => {
-  it("reports the strong agent identical (rules judge, MCP replay), scored into a temporary database", async () => {
+  it("reports the strong agent identical (its panel of deterministic judges run again, MCP replay), scored into a temporary database", async () => {
     const bundle = path.join(DEMO_DIR, "submissions/strong-agent");
     const entry = await scoredEntry("demo", bundle, DEMO_DIR);
     const r = await verify(entry.id, "--db", entry.db, "--bundle", bundle, "--benchmark", DEMO_DIR, "--json");

@@ -10,11 +10,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialogueCapability, loadBenchmark, type Benchmark } from "@/lib/benchmark/load-benchmark";
 import { createMcpReplay, type McpReplayPort } from "@/lib/replay/mcp-replay";
-import { createRulesGrader } from "@/lib/judges/rules-grader";
+import { createGrader, resolveJudgeSettings } from "@/lib/judges/judge-settings";
+import { loadCalibrationSet } from "@/lib/benchmark/load-calibration";
+import { panelAgreement } from "@/lib/scoring/panel-agreement";
 import { scoreBundle } from "@/lib/aggregate/score-bundle";
 import type { ScoreResults } from "@/lib/aggregate/score-results";
 import type { ValidationReport } from "@/lib/validate/report";
-import { buildDemo, DEMO_DIR } from "@/scripts/demo/build-demo";
+import { buildDemo, DEMO_DIR, JUDGE_TRUTH_FILE } from "@/scripts/demo/build-demo";
 
 const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
@@ -45,7 +47,9 @@ describe("demo sample submissions, replayed over MCP", () => {
     benchmark = await loadBenchmark(DEMO_DIR);
     replay = createMcpReplay(benchmark);
     for (const name of readdirSync(path.join(DEMO_DIR, "submissions")).sort()) {
-      const run = await scoreBundle(benchmark, path.join(DEMO_DIR, "submissions", name), { grader: createRulesGrader(), replay });
+      // The demo's own judge: its panel (rules first, whose grade stands, and literal).
+      const grader = createGrader(resolveJudgeSettings({ config: benchmark.spec.judge }));
+      const run = await scoreBundle(benchmark, path.join(DEMO_DIR, "submissions", name), { grader, replay });
       reports.set(name, run.report);
       if (run.kind === "scored") results.set(name, run.results);
     }
@@ -157,6 +161,45 @@ describe("demo sample submissions, replayed over MCP", () => {
     ]) {
       expect(seen, k).toContain(k);
     }
+  });
+
+  it("asks its panel of rules and literal, and they disagree on exactly the grades the generator counted (judge-truth.json)", () => {
+    expect(benchmark.spec.judge.panel).toEqual({ rule: "primary", judges: [{ kind: "rules" }, { kind: "literal" }] });
+    const truth = JSON.parse(readFileSync(path.join(DEMO_DIR, JUDGE_TRUTH_FILE), "utf8")).panel as {
+      disputedGrades: number;
+      distinctDisputedRequests: number;
+      byAgent: Record<string, Record<string, { asked: number; disputed: number }>>;
+    };
+    const keys = new Set<string>();
+    let disputed = 0;
+    for (const [agent, r] of results) {
+      const byCapability: Record<string, number> = {};
+      for (const i of r.items) for (const p of i.panel ?? []) if (p.disputed) {
+        keys.add(p.key);
+        byCapability[i.capability] = (byCapability[i.capability] ?? 0) + 1;
+        // Every disagreement is the one the generator knows: rules passes a sentence stating the value, literal wants it alone.
+        expect({ kind: p.kind, outcomes: p.members.map((m) => `${m.judge}:${m.outcome}`) }).toEqual({ kind: "correctness", outcomes: ["rules:pass", "literal:fail"] });
+      }
+      const known = Object.fromEntries(Object.entries(truth.byAgent[agent] ?? {}).flatMap(([cap, n]) => (n.disputed ? [[cap, n.disputed]] : [])));
+      expect({ agent, byCapability }).toEqual({ agent, byCapability: known });
+      expect(panelAgreement(r.items)?.disputed ?? 0).toBe(Object.values(known).reduce((a, b) => a + b, 0));
+      disputed += panelAgreement(r.items)?.disputed ?? 0;
+    }
+    expect(disputed).toBe(truth.disputedGrades);
+    expect(disputed).toBeGreaterThan(0);
+    // The rows /admin/disputes holds: one per distinct request.
+    expect(keys.size).toBe(truth.distinctDisputedRequests);
+  });
+
+  it("ships a calibration set labelled by its generator: both labels in every stage and capability", async () => {
+    const set = await loadCalibrationSet(DEMO_DIR, benchmark.spec);
+    expect(set.problems).toEqual([]);
+    expect(set.cases.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(set.cases.map((c) => c.labelledBy))).toEqual(new Set(["demo generator (truth by construction)"]));
+    const groups = new Map<string, Set<unknown>>();
+    for (const c of set.cases) groups.set(`${c.stage}/${c.capability}`, (groups.get(`${c.stage}/${c.capability}`) ?? new Set()).add(c.label));
+    expect(groups.size).toBe(8);
+    for (const [g, labels] of groups) expect({ g, labels: [...labels].sort() }).toEqual({ g, labels: ["fail", "pass"] });
   });
 
   it("makes every validator path occur: the invalid bundle is rejected, the others warn", () => {

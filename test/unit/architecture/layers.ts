@@ -5,7 +5,7 @@
  */
 export const ENGINE_LAYERS: readonly { folder: string; why: string }[] = [
   { folder: "lib/formats", why: "file shapes and tolerant readers (VAKRA, NAT), canonical JSON: the words every layer speaks; it needs none of them" },
-  { folder: "lib/judges", why: "the grader port, its one factory and its graders (rules, openai, verdicts): judging needs only the formats" },
+  { folder: "lib/judges", why: "the grader port, its one factory and its graders (rules, literal, openai, verdicts): judging needs only the formats" },
   { folder: "lib/evaluators", why: "NAT's qa, trajectory and report evaluators, built from an eval config and graded through the judges" },
   { folder: "lib/benchmark", why: "benchmark.yaml and its ground truth, loaded per capability kind; loading builds an evaluator capability's evaluator" },
   { folder: "lib/validate", why: "a bundle checked against a loaded benchmark: ZIP safety, layout, outputs read per capability kind, coverage, report" },

@@ -31,8 +31,8 @@ describe("one scoring core", () => {
 
   // Everything that judges is a Grader, and every grader comes from the one factory.
   it("builds graders only in the judge factory", () => {
-    const bad = source.filter((f) => rel(f) !== "lib/judges/judge-settings.ts" && /\bcreate(OpenAi|Rules|Verdicts)Grader\(/.test(readFileSync(f, "utf8"))).map(rel);
-    expect(bad.filter((f) => !/^lib\/judges\/(openai|rules|verdicts)-grader\.ts$/.test(f))).toEqual([]);
+    const bad = source.filter((f) => rel(f) !== "lib/judges/judge-settings.ts" && /\bcreate(OpenAi|Rules|Literal|Verdicts)Grader\(/.test(readFileSync(f, "utf8"))).map(rel);
+    expect(bad.filter((f) => !/^lib\/judges\/(openai|rules|literal|verdicts)-grader\.ts$/.test(f))).toEqual([]);
   });
 
   it("resolves judge settings only through the factory", () => {

@@ -71,7 +71,7 @@ describe("resolveJudgeSettings: errors name where to set the value", () => {
   it("refuses an unknown kind", () => {
     const err = settingsError({ flags: { judge: "claude" } });
     expect(err.name).toBe("JudgeSettingsError");
-    expect(err.message).toBe('the judge must be "rules", "openai", "verdicts" or "panel", got "claude" (--judge, AGENTBOARD_JUDGE or the config\'s judge.kind)');
+    expect(err.message).toBe('the judge must be "rules", "literal", "openai", "verdicts" or "panel", got "claude" (--judge, AGENTBOARD_JUDGE or the config\'s judge.kind)');
     expect(settingsError({ env: { AGENTBOARD_JUDGE: "OpenAI" } }).message).toContain('got "OpenAI"');
   });
 
