@@ -114,6 +114,29 @@ async function seed(db: Db): Promise<void> {
     { id: 70, benchmarkVersionId: 4, judgeId: "openai:judge-1", promptDigest: "d".repeat(64), endpoint: "remote", n: 400, accuracy: 0.93, accuracyLow: 0.9, accuracyHigh: 0.96, kappa: 0.85, kappaLow: -0, kappaHigh: 1e-300, cases: 410, unjudged: 0, report: { schema: "agentboard.calibration/1", note: "κ «quoted»" } as never, calibratedAt: at(33), storedAt: at(34) },
     { id: 71, benchmarkVersionId: 5, judgeId: "rules", promptDigest: "e".repeat(64), endpoint: "none", n: 0, accuracy: null, accuracyLow: null, accuracyHigh: null, kappa: null, kappaLow: null, kappaHigh: null, cases: 3, unjudged: 0, report: {} as never, calibratedAt: at(35), storedAt: at(36) },
   ]);
+  await db.insert(s.gradeDisputes).values([
+    {
+      key: "a".repeat(64),
+      kind: "correctness",
+      benchmarkVersionId: 4,
+      capability: "tool_selection",
+      rule: "primary",
+      request: { question: "Which ship?", answer: "Ocean «Queen»", reference: "Sea Dragon", evidence: ["a\tb"], field: null },
+      members: [{ judge: "openai:a", outcome: "pass", score: 1, reason: "ok", detail: null, cacheHit: false }],
+      createdAt: at(37),
+      decisionOutcome: "fail",
+      decisionScore: 0,
+      decidedBy: "admin",
+      decidedAt: at(38),
+      decisionReason: "another ship",
+    },
+    { key: "b".repeat(64), kind: "qa", benchmarkVersionId: 5, capability: "multiturn", rule: "majority", request: { question: null, answer: "", reference: null, evidence: null, field: null }, members: [], createdAt: at(39) },
+  ]);
+  await db.insert(s.gradeDisputeRuns).values([
+    { key: "a".repeat(64), runId: 20 },
+    { key: "a".repeat(64), runId: 21 },
+    { key: "b".repeat(64), runId: 20 },
+  ]);
   await db.insert(s.signInFailures).values([
     { id: 60, clientKey: "203.0.113.9", at: at(31) },
     { id: 64, clientKey: "203.0.113.9", at: at(32) },
