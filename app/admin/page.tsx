@@ -10,7 +10,7 @@ import type { SubmissionState } from "@/db/schema";
 import { getReviewEntry, getReviewQueuePage, REVIEW_STATES, type ReviewState } from "@/lib/queries/activity";
 import { listBenchmarks } from "@/lib/queries/benchmark-info";
 import { getGitHubFormNotice } from "@/lib/queries/github-forms";
-import { openDisputeCount } from "@/lib/queries/disputes";
+import { disputeCount } from "@/lib/queries/disputes";
 import { pageDb } from "@/lib/queries/db";
 import { availableActions, isConfirmedAction } from "@/lib/submissions/review";
 import { adminToken } from "./auth";
@@ -93,7 +93,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
 
   const queue = await getReviewQueuePage(db, { page: parsePage(firstParam(params, "page")), pageSize: PAGE_SIZE, ...filters });
   const forms = await getGitHubFormNotice(db);
-  const disputes = await openDisputeCount(db);
+  const disputes = await disputeCount(db, "open");
   // The URL carries codes only; the words are fixed (messages.ts).
   const done = adminDoneMessage(firstParam(params, "done"));
   const error = adminErrorMessage(firstParam(params, "error"));

@@ -32,7 +32,7 @@ export interface DisputeView {
 export const DISPUTES_PAGE = 50;
 
 export function listDisputes(db: Db, filter: DisputeFilter): Promise<DisputeView[]> {
-  return disputes(db, filter === "open" ? isNull(gradeDisputes.decisionOutcome) : isNotNull(gradeDisputes.decisionOutcome), filter === "open" ? [asc(gradeDisputes.createdAt)] : [desc(gradeDisputes.decidedAt)]);
+  return disputes(db, filterOf(filter), filter === "open" ? [asc(gradeDisputes.createdAt)] : [desc(gradeDisputes.decidedAt)]);
 }
 
 /** One disputed grade by its key (the confirmation of a decision), or null. */
@@ -80,8 +80,10 @@ async function disputes(db: Db, where: SQL | undefined, order: SQL[]): Promise<D
   }));
 }
 
-/** How many disputes wait for a decision (the admin page's link). */
-export async function openDisputeCount(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(gradeDisputes).where(isNull(gradeDisputes.decisionOutcome));
+const filterOf = (filter: DisputeFilter) => (filter === "open" ? isNull(gradeDisputes.decisionOutcome) : isNotNull(gradeDisputes.decisionOutcome));
+
+/** How many disputes are open (the admin page's link) or decided: all of them, not only a page's. */
+export async function disputeCount(db: Db, filter: DisputeFilter = "open"): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(gradeDisputes).where(filterOf(filter));
   return row?.n ?? 0;
 }

@@ -7,7 +7,7 @@ import { StateBadge, Tag } from "@/components/common/state-badge";
 import { buttonClass, controlClass, linkClass, secondaryButtonClass } from "@/components/common/styles";
 import { TimeStamp } from "@/components/common/time-stamp";
 import { pageDb } from "@/lib/queries/db";
-import { getDispute, listDisputes, type DisputeView } from "@/lib/queries/disputes";
+import { disputeCount, DISPUTES_PAGE, getDispute, listDisputes, type DisputeView } from "@/lib/queries/disputes";
 import { MAX_DECISION_REASON } from "@/lib/submissions/grade-disputes";
 import { maintainerSignedIn } from "../maintainer";
 import { SignInNeeded } from "../sign-in-needed";
@@ -198,7 +198,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
   const confirmKey = firstParam(params, "confirm");
   const decision = decisionOfForm(firstParam(params, "outcome") ?? "", firstParam(params, "score") ?? "");
   const confirming = confirmKey && /^[0-9a-f]{64}$/.test(confirmKey) ? await getDispute(db, confirmKey) : null;
-  const rows = await listDisputes(db, show);
+  const [rows, total] = await Promise.all([listDisputes(db, show), disputeCount(db, show)]);
   const done = firstParam(params, "done") === "decided";
   const error = disputeMessage(firstParam(params, "error"));
   return (
@@ -229,7 +229,10 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
         )
       ) : null}
       <section aria-labelledby="list-title" className="space-y-2">
-        <h2 id="list-title" className="text-lg font-semibold">{`${show === "open" ? "Open" : "Decided"} (${rows.length})`}</h2>
+        <h2 id="list-title" className="text-lg font-semibold">{`${show === "open" ? "Open" : "Decided"} (${total})`}</h2>
+        {total > rows.length ? (
+          <p className="text-sm">{`The ${show === "open" ? "oldest" : "latest"} ${rows.length} of ${total} are shown (at most ${DISPUTES_PAGE} at once); ${show === "open" ? "each one decided makes room for the next" : "older decisions are in the audit log"}.`}</p>
+        ) : null}
         {rows.length === 0 ? (
           <p className="text-sm">{show === "open" ? "No grade waits for a decision." : "No grade was decided yet."}</p>
         ) : (
