@@ -9,7 +9,8 @@ export function SignInNeeded({ title, what, children }: { title: string; what: s
     <div>
       <PageHeader title={title} />
       <p>
-        {what} is for maintainers:{" "}
+        {/* One text node: pages and tests read the sentence whole. */}
+        {`${what} is for maintainers: `}
         <Link href="/admin" className={linkClass}>
           sign in
         </Link>
