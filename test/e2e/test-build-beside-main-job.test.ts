@@ -67,6 +67,7 @@ describe("the test command's build beside a running main job", () => {
       "/": "/",
       "/about": "/about",
       "/admin": "/admin",
+      "/admin/disputes": "/admin/disputes",
       "/admin/flags": "/admin/flags",
       "/admin/log": "/admin/log",
       "/changelog": "/changelog",
